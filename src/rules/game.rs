@@ -1,0 +1,109 @@
+//! A game: the start position, the moves played and what the history decides
+//! beyond a single position (repetition, ply limit, forfeits).
+
+use std::sync::Arc;
+
+use super::moves::{Illegal, Move};
+use super::position::{DrawReason, Outcome, Position, WinReason};
+use super::ruleset::{Rules, Variant};
+use super::types::Side;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Arc<Rules>,
+    start: Position,
+    position: Position,
+    moves: Vec<Move>,
+    /// The key of every position reached, the start included.
+    history: Vec<u64>,
+    /// The side that tried an illegal move, which loses the game.
+    forfeited_by: Option<Side>,
+    /// A game reaching this ply is drawn; 0 means no limit.
+    max_plies: u32,
+}
+
+impl Game {
+    pub fn new(rules: Arc<Rules>, start: Position) -> Game {
+        Game {
+            rules,
+            start,
+            position: start,
+            moves: Vec::new(),
+            history: vec![start.hash()],
+            forfeited_by: None,
+            max_plies: 0,
+        }
+    }
+
+    pub fn with_max_plies(mut self, max_plies: u32) -> Game {
+        self.max_plies = max_plies;
+        self
+    }
+
+    pub fn rules(&self) -> &Arc<Rules> {
+        &self.rules
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Keys of every position so far, oldest first, the current one last.
+    pub fn history(&self) -> &[u64] {
+        &self.history
+    }
+
+    pub fn max_plies(&self) -> u32 {
+        self.max_plies
+    }
+
+    /// Plays a move if it is legal and the game is still on.
+    pub fn play(&mut self, mv: Move) -> Result<(), Illegal> {
+        if self.outcome().is_some() {
+            return Err(Illegal::GameOver);
+        }
+        self.position.try_play(&self.rules, mv)?;
+        self.moves.push(mv);
+        self.history.push(self.position.hash());
+        Ok(())
+    }
+
+    /// Records that `side` tried an illegal move: it loses.
+    pub fn forfeit(&mut self, side: Side) {
+        self.forfeited_by.get_or_insert(side);
+    }
+
+    /// How often the current position has occurred, this time included.
+    pub fn repetitions(&self) -> usize {
+        let current = self.position.hash();
+        self.history.iter().filter(|&&key| key == current).count()
+    }
+
+    /// The result, if the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(side) = self.forfeited_by {
+            return Some(Outcome::Win {
+                winner: side.opponent(),
+                reason: WinReason::IllegalMove,
+            });
+        }
+        if let Some(outcome) = self.position.outcome(&self.rules) {
+            return Some(outcome);
+        }
+        if self.rules.variant() == Variant::Advanced && self.repetitions() >= 3 {
+            return Some(Outcome::Draw(DrawReason::Repetition));
+        }
+        if self.max_plies > 0 && self.position.ply() >= self.max_plies {
+            return Some(Outcome::Draw(DrawReason::PlyLimit));
+        }
+        None
+    }
+}

@@ -1,0 +1,20 @@
+//! The rules of Pods: board geometry, pods, positions, move generation,
+//! notation and hashing. Pure: no I/O.
+
+mod board;
+mod game;
+mod moves;
+mod perft;
+mod pods;
+mod position;
+mod ruleset;
+mod types;
+
+pub use board::{Board, BoardError, DEFAULT_PICTURE};
+pub use game::Game;
+pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
+pub use perft::{divide, perft};
+pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodSet, PodSetError, PodShape};
+pub use position::{DrawReason, Outcome, Position, PositionError, WinReason};
+pub use ruleset::{Rules, Variant};
+pub use types::{Bitboard, Direction, POINTS, Point, Rotation, Side};

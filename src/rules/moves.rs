@@ -1,0 +1,271 @@
+//! Moves and their notation: `A@c3` places a pod, `c3c5` moves one (spec section 7).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::pods::Pod;
+use super::types::{POINTS, Point};
+
+/// A placement or a move of a pod on the board, packed in 16 bits so the
+/// transposition table can store it: bits 0-5 the target point, bits 6-11 the
+/// source point or the pod, bit 12 set for a move on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(u16);
+
+const STEP_FLAG: u16 = 1 << 12;
+
+/// What a move's letters mean, for code that branches on the kind of move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveKind {
+    Place { pod: Pod, to: Point },
+    Step { from: Point, to: Point },
+}
+
+impl Move {
+    pub const fn place(pod: Pod, to: Point) -> Move {
+        Move((pod.index() as u16) << 6 | to.index() as u16)
+    }
+
+    pub const fn step(from: Point, to: Point) -> Move {
+        Move(STEP_FLAG | (from.index() as u16) << 6 | to.index() as u16)
+    }
+
+    pub fn kind(self) -> MoveKind {
+        let to = self.to();
+        let source = (self.0 >> 6 & 63) as usize;
+        if self.0 & STEP_FLAG != 0 {
+            MoveKind::Step {
+                from: Point::from_index(source).expect("packed point"),
+                to,
+            }
+        } else {
+            MoveKind::Place {
+                pod: Pod::from_index(source).expect("packed pod"),
+                to,
+            }
+        }
+    }
+
+    pub fn to(self) -> Point {
+        Point::from_index((self.0 & 63) as usize).expect("packed point")
+    }
+
+    pub const fn is_placement(self) -> bool {
+        self.0 & STEP_FLAG == 0
+    }
+
+    /// The 16-bit packing, for storage.
+    pub const fn to_bits(self) -> u16 {
+        self.0
+    }
+
+    /// Unpacks stored bits; `None` for bits no `Move` produces.
+    pub fn from_bits(bits: u16) -> Option<Move> {
+        let to = (bits & 63) as usize;
+        let source = (bits >> 6 & 63) as usize;
+        let valid = bits >> 13 == 0
+            && to < POINTS
+            && if bits & STEP_FLAG != 0 {
+                source < POINTS
+            } else {
+                Pod::from_index(source).is_some()
+            };
+        valid.then_some(Move(bits))
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind() {
+            MoveKind::Place { pod, to } => write!(f, "{pod}@{to}"),
+            MoveKind::Step { from, to } => write!(f, "{from}{to}"),
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a text is not a move at all (as opposed to a move that is illegal).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct MoveParseError(pub String);
+
+impl fmt::Display for MoveParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MoveParseError {}
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+
+    fn from_str(s: &str) -> Result<Move, MoveParseError> {
+        let malformed = |why: &str| {
+            MoveParseError(format!(
+                "'{s}' is not a move: {why} (write A@c3 to place, c3c5 to move)"
+            ))
+        };
+        if let Some((pod, to)) = s.split_once('@') {
+            let pod: Pod = pod
+                .parse()
+                .map_err(|_| malformed("before '@' must stand one pod letter"))?;
+            let to: Point = to
+                .parse()
+                .map_err(|_| malformed("after '@' must stand a point a1-f6"))?;
+            return Ok(Move::place(pod, to));
+        }
+        if s.len() != 4 || !s.is_ascii() {
+            return Err(malformed("expected 4 characters for a move on the board"));
+        }
+        let from: Point = s[..2]
+            .parse()
+            .map_err(|_| malformed("the first point is not a1-f6"))?;
+        let to: Point = s[2..]
+            .parse()
+            .map_err(|_| malformed("the second point is not a1-f6"))?;
+        if from == to {
+            return Err(malformed("a pod must leave its point"));
+        }
+        Ok(Move::step(from, to))
+    }
+}
+
+/// Why a well-formed move cannot be played in a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Illegal {
+    GameOver,
+    UnknownPod,
+    NotInHand,
+    Occupied,
+    Attacked,
+    WouldAttack,
+    NoLiberty,
+    NotBipodFirstMove,
+    FirstMoveMustPlace,
+    MovesNotAllowed,
+    NoPodThere,
+    NotYourPod,
+    NotAlongALeg,
+    BlockedPath,
+}
+
+impl fmt::Display for Illegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Illegal::GameOver => "the game is over",
+            Illegal::UnknownPod => "no such pod in this pod set",
+            Illegal::NotInHand => "that pod is not in your hand",
+            Illegal::Occupied => "the point is occupied",
+            Illegal::Attacked => "the point is attacked by an opponent pod",
+            Illegal::WouldAttack => "the pod would attack an opponent pod",
+            Illegal::NoLiberty => "the pod would have no liberty",
+            Illegal::NotBipodFirstMove => "the first move must place a two-legged pod",
+            Illegal::FirstMoveMustPlace => "no pod may move on the first move",
+            Illegal::MovesNotAllowed => "pods on the board never move in the standard game",
+            Illegal::NoPodThere => "there is no pod on that point",
+            Illegal::NotYourPod => "that pod is not yours",
+            Illegal::NotAlongALeg => "the pod has no leg reaching that point",
+            Illegal::BlockedPath => "the path is blocked or has no line",
+        })
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// Most moves a position can have: every pod on every point, plus moves.
+pub const MAX_MOVES: usize = 1024;
+
+/// A fixed-capacity list of moves, filled by move generation without allocating.
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move(0); MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_notation_round_trips() {
+        for text in ["A@c3", "N@f6", "P@a1", "c3c5", "a1f6"] {
+            let mv: Move = text.parse().unwrap();
+            assert_eq!(mv.to_string(), text);
+            assert_eq!(Move::from_bits(mv.to_bits()), Some(mv));
+        }
+        assert_eq!("a@c3".parse::<Move>().unwrap().to_string(), "A@c3");
+    }
+
+    #[test]
+    fn malformed_moves_are_errors() {
+        for text in [
+            "", "A@", "@c3", "AB@c3", "A@g3", "c3", "c3c", "c3c3", "c3c7", "Q@c3", "c3-c5", "é@c3",
+            "a1ä",
+        ] {
+            assert!(text.parse::<Move>().is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn bits_no_move_produces_are_rejected() {
+        assert_eq!(Move::from_bits(40), None);
+        assert_eq!(Move::from_bits(1 << 13), None);
+        assert_eq!(Move::from_bits(STEP_FLAG | 36 << 6), None);
+    }
+}

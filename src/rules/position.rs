@@ -1,0 +1,686 @@
+//! A position: pods on the board, both hands, side to move, rotation and ply.
+//! The only type that changes the board; it keeps its Zobrist key in step.
+
+use std::fmt;
+
+use super::moves::{Illegal, Move, MoveKind, MoveList};
+use super::pods::{Pod, PodMask};
+use super::ruleset::{Geometry, Rules, Variant};
+use super::types::{Bitboard, Direction, POINTS, Point, Rotation, SIZE, Side};
+
+/// How a finished game was won or drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Win { winner: Side, reason: WinReason },
+    Draw(DrawReason),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WinReason {
+    /// Advanced game: the winner's hand is empty after their action.
+    EmptyHand,
+    /// The loser was to move and had no legal action.
+    NoLegalMove,
+    /// The loser tried an illegal move (judged by a referee, not by the rules).
+    IllegalMove,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawReason {
+    /// Advanced game: the same position for the third time.
+    Repetition,
+    /// A match's ply limit was reached.
+    PlyLimit,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => {
+                let why = match reason {
+                    WinReason::EmptyHand => "empty hand",
+                    WinReason::NoLegalMove => "opponent has no legal move",
+                    WinReason::IllegalMove => "opponent played an illegal move",
+                };
+                write!(f, "{} wins ({why})", winner.name())
+            }
+            Outcome::Draw(DrawReason::Repetition) => f.write_str("draw (threefold repetition)"),
+            Outcome::Draw(DrawReason::PlyLimit) => f.write_str("draw (ply limit)"),
+        }
+    }
+}
+
+/// What is wrong with a position line, and where.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid position: {}", self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Marks an empty point in `Position::points`.
+const NO_POD: u8 = u8::MAX;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    /// Per point: `NO_POD`, or side * 16 + pod index.
+    points: [u8; POINTS],
+    occupied: [Bitboard; 2],
+    hands: [PodMask; 2],
+    /// Points attacked by each side's pods on the board.
+    attacked: [Bitboard; 2],
+    side_to_move: Side,
+    rotation: Rotation,
+    ply: u32,
+    hash: u64,
+}
+
+/// Per-direction masks shared by every pod the side to move might place.
+struct PlacementMasks {
+    /// Empty points not attacked by the opponent.
+    base: Bitboard,
+    /// Points whose neighbour in each direction is linked and empty.
+    liberty: [Bitboard; 8],
+    /// Points from which a short leg in each direction hits an opponent pod.
+    short_hit: [Bitboard; 8],
+    /// Points from which a long leg in each direction hits an opponent pod.
+    long_hit: [Bitboard; 8],
+    needs_liberty: bool,
+}
+
+impl PlacementMasks {
+    fn new(position: &Position, geometry: &Geometry, needs_liberty: bool) -> PlacementMasks {
+        let us = position.side_to_move;
+        let them = position.occupied[us.opponent().index()];
+        let empty = position.empty();
+        let mut masks = PlacementMasks {
+            base: empty & !position.attacked[us.opponent().index()],
+            liberty: [Bitboard::EMPTY; 8],
+            short_hit: [Bitboard::EMPTY; 8],
+            long_hit: [Bitboard::EMPTY; 8],
+            needs_liberty,
+        };
+        for dir in Direction::ALL {
+            let links = geometry.links[dir.index()];
+            if needs_liberty {
+                masks.liberty[dir.index()] = links & empty.pull(dir);
+            }
+            masks.short_hit[dir.index()] = links & them.pull(dir);
+            // Grow backwards from the opponent's pods along linked points:
+            // a ray is at most five steps long.
+            let mut reach = them;
+            for _ in 0..SIZE - 1 {
+                reach = them | (links & reach.pull(dir));
+            }
+            masks.long_hit[dir.index()] = links & reach.pull(dir);
+        }
+        masks
+    }
+
+    /// The points where `pod` of the side to move may be placed.
+    #[inline(always)]
+    fn targets(&self, rules: &Rules, side: Side, pod: Pod) -> Bitboard {
+        let legs = rules.legs[side.index()][pod.index()];
+        let mut hit = Bitboard::EMPTY;
+        for dir in DirBits(legs.short()) {
+            hit |= self.short_hit[dir];
+        }
+        for dir in DirBits(legs.long) {
+            hit |= self.long_hit[dir];
+        }
+        let mut allowed = self.base & !hit;
+        if self.needs_liberty {
+            let mut liberty = Bitboard::EMPTY;
+            for dir in DirBits(legs.all) {
+                liberty |= self.liberty[dir];
+            }
+            allowed &= liberty;
+        }
+        allowed
+    }
+}
+
+/// Iterates the direction indices set in a direction bit mask.
+struct DirBits(u8);
+
+impl Iterator for DirBits {
+    type Item = usize;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(index)
+    }
+}
+
+impl Position {
+    /// The empty board with both hands full, White to move.
+    pub fn start(rules: &Rules, rotation: Rotation) -> Position {
+        let all = rules.pods().all();
+        let mut position = Position {
+            points: [NO_POD; POINTS],
+            occupied: [Bitboard::EMPTY; 2],
+            hands: [all, all],
+            attacked: [Bitboard::EMPTY; 2],
+            side_to_move: Side::White,
+            rotation,
+            ply: 0,
+            hash: 0,
+        };
+        position.hash = position.compute_hash(rules);
+        position
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    pub fn rotation(&self) -> Rotation {
+        self.rotation
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The Zobrist key of board, hands, side to move and rotation.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn hand(&self, side: Side) -> PodMask {
+        self.hands[side.index()]
+    }
+
+    pub fn occupied(&self, side: Side) -> Bitboard {
+        self.occupied[side.index()]
+    }
+
+    pub fn empty(&self) -> Bitboard {
+        !(self.occupied[0] | self.occupied[1])
+    }
+
+    /// Points attacked by `side`'s pods.
+    pub fn attacked_by(&self, side: Side) -> Bitboard {
+        self.attacked[side.index()]
+    }
+
+    /// The pod standing on `point`, with its owner.
+    pub fn pod_at(&self, point: Point) -> Option<(Side, Pod)> {
+        let code = self.points[point.index()];
+        if code == NO_POD {
+            return None;
+        }
+        let side = if code >= 16 { Side::Black } else { Side::White };
+        Some((
+            side,
+            Pod::from_index((code & 15) as usize).expect("stored pod"),
+        ))
+    }
+
+    /// Whether the first-move rule (a two-legged pod, no moves) is in force.
+    pub fn is_first_move(&self) -> bool {
+        self.side_to_move == Side::White && self.ply == 0
+    }
+
+    /// The liberties `side`'s pod would have on `point`.
+    pub fn liberties(&self, rules: &Rules, side: Side, pod: Pod, point: Point) -> Bitboard {
+        rules.geometry(self.rotation).first_steps[side.index()][pod.index()][point.index()]
+            & self.empty()
+    }
+
+    /// The Zobrist key computed from scratch; `hash()` must always equal it.
+    pub fn compute_hash(&self, rules: &Rules) -> u64 {
+        let keys = &rules.zobrist;
+        let mut hash = keys.rotation[self.rotation.index()];
+        if self.side_to_move == Side::Black {
+            hash ^= keys.black_to_move;
+        }
+        for point in Point::ALL {
+            if let Some((side, pod)) = self.pod_at(point) {
+                hash ^= keys.board[side.index()][pod.index()][point.index()];
+            }
+        }
+        for side in Side::BOTH {
+            for pod in self.hands[side.index()] {
+                hash ^= keys.hand[side.index()][pod.index()];
+            }
+        }
+        hash
+    }
+
+    fn compute_attacks(&mut self, rules: &Rules) {
+        let geometry = rules.geometry(self.rotation);
+        self.attacked = [Bitboard::EMPTY; 2];
+        for point in self.occupied[0] | self.occupied[1] {
+            let (side, pod) = self.pod_at(point).expect("occupied");
+            self.attacked[side.index()] |=
+                geometry.attacks[side.index()][pod.index()][point.index()];
+        }
+    }
+
+    fn put(&mut self, rules: &Rules, side: Side, pod: Pod, point: Point) {
+        self.points[point.index()] = (side.index() * 16 + pod.index()) as u8;
+        self.occupied[side.index()] |= point.bit();
+        self.hash ^= rules.zobrist.board[side.index()][pod.index()][point.index()];
+    }
+
+    fn take(&mut self, rules: &Rules, point: Point) -> (Side, Pod) {
+        let (side, pod) = self.pod_at(point).expect("a pod to take");
+        self.points[point.index()] = NO_POD;
+        self.occupied[side.index()] &= !point.bit();
+        self.hash ^= rules.zobrist.board[side.index()][pod.index()][point.index()];
+        (side, pod)
+    }
+
+    fn hand_remove(&mut self, rules: &Rules, side: Side, pod: Pod) {
+        self.hands[side.index()].remove(pod);
+        self.hash ^= rules.zobrist.hand[side.index()][pod.index()];
+    }
+
+    fn hand_insert(&mut self, rules: &Rules, side: Side, pod: Pod) {
+        self.hands[side.index()].insert(pod);
+        self.hash ^= rules.zobrist.hand[side.index()][pod.index()];
+    }
+
+    /// Whether the game ended with the last action: in the advanced game the
+    /// side that just moved has emptied its hand.
+    pub fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
+        rules.variant() == Variant::Advanced
+            && self.hands[self.side_to_move.opponent().index()].is_empty()
+    }
+
+    /// The game's result as far as this position tells (no history: see `Game`).
+    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+        let opponent = self.side_to_move.opponent();
+        if self.last_mover_emptied_hand(rules) {
+            return Some(Outcome::Win {
+                winner: opponent,
+                reason: WinReason::EmptyHand,
+            });
+        }
+        if self.count_moves(rules) == 0 {
+            return Some(Outcome::Win {
+                winner: opponent,
+                reason: WinReason::NoLegalMove,
+            });
+        }
+        None
+    }
+
+    /// The pods the side to move may place now.
+    fn placeable(&self, rules: &Rules) -> PodMask {
+        let hand = self.hands[self.side_to_move.index()];
+        if self.is_first_move() {
+            PodMask(hand.0 & rules.bipods.0)
+        } else {
+            hand
+        }
+    }
+
+    /// Whether pods on the board may move now.
+    fn may_move_pods(&self, rules: &Rules) -> bool {
+        rules.variant() == Variant::Advanced && !self.is_first_move()
+    }
+
+    /// Calls `visit(pod, targets)` for each pod the side to move may place.
+    #[inline(always)]
+    fn for_each_placement(&self, rules: &Rules, mut visit: impl FnMut(Pod, Bitboard)) {
+        let pods = self.placeable(rules);
+        if pods.is_empty() {
+            return;
+        }
+        let masks = PlacementMasks::new(
+            self,
+            rules.geometry(self.rotation),
+            rules.placement_needs_liberty(),
+        );
+        for pod in pods {
+            visit(pod, masks.targets(rules, self.side_to_move, pod));
+        }
+    }
+
+    /// Calls `visit(from, targets)` for each pod of the side to move that may move.
+    #[inline(always)]
+    fn for_each_pod_move(&self, rules: &Rules, mut visit: impl FnMut(Point, Bitboard)) {
+        if !self.may_move_pods(rules) {
+            return;
+        }
+        let geometry = rules.geometry(self.rotation);
+        let side = self.side_to_move;
+        let occupied = self.occupied[0] | self.occupied[1];
+        for from in self.occupied[side.index()] {
+            let (_, pod) = self.pod_at(from).expect("occupied");
+            let legs = rules.legs[side.index()][pod.index()];
+            let mut targets = Bitboard::EMPTY;
+            for dir in DirBits(legs.all) {
+                let ray = geometry.rays[dir][from.index()];
+                if legs.long & (1 << dir) == 0 {
+                    // A short leg: the first step of the ray, if empty.
+                    let step = from.step(Direction::from_index(dir));
+                    if let Some(step) = step.filter(|s| ray.contains(*s)) {
+                        targets |= step.bit() & !occupied;
+                    }
+                    continue;
+                }
+                let blockers = ray & occupied;
+                let nearest = if Direction::from_index(dir).index_delta() > 0 {
+                    blockers.first()
+                } else {
+                    blockers.last()
+                };
+                targets |= match nearest {
+                    None => ray,
+                    Some(blocker) => ray & !(geometry.rays[dir][blocker.index()] | blocker.bit()),
+                };
+            }
+            visit(from, targets);
+        }
+    }
+
+    /// Every legal move, appended to `moves`. None once the game is over.
+    pub fn generate_moves(&self, rules: &Rules, moves: &mut MoveList) {
+        if self.last_mover_emptied_hand(rules) {
+            return;
+        }
+        self.for_each_placement(rules, |pod, targets| {
+            for to in targets {
+                moves.push(Move::place(pod, to));
+            }
+        });
+        self.for_each_pod_move(rules, |from, targets| {
+            for to in targets {
+                moves.push(Move::step(from, to));
+            }
+        });
+    }
+
+    /// The number of legal moves, without listing them.
+    pub fn count_moves(&self, rules: &Rules) -> u64 {
+        if self.last_mover_emptied_hand(rules) {
+            return 0;
+        }
+        let mut count = 0u64;
+        self.for_each_placement(rules, |_, targets| count += targets.count() as u64);
+        self.for_each_pod_move(rules, |_, targets| count += targets.count() as u64);
+        count
+    }
+
+    /// Whether `mv` is legal here, and if not, why.
+    pub fn check(&self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
+        if self.last_mover_emptied_hand(rules) {
+            return Err(Illegal::GameOver);
+        }
+        let side = self.side_to_move;
+        let geometry = rules.geometry(self.rotation);
+        match mv.kind() {
+            MoveKind::Place { pod, to } => {
+                if !rules.pods().contains(pod) {
+                    return Err(Illegal::UnknownPod);
+                }
+                if !self.hands[side.index()].contains(pod) {
+                    return Err(Illegal::NotInHand);
+                }
+                if self.is_first_move() && !rules.bipods.contains(pod) {
+                    return Err(Illegal::NotBipodFirstMove);
+                }
+                if !self.empty().contains(to) {
+                    return Err(Illegal::Occupied);
+                }
+                if self.attacked[side.opponent().index()].contains(to) {
+                    return Err(Illegal::Attacked);
+                }
+                let attacks = geometry.attacks[side.index()][pod.index()][to.index()];
+                if !(attacks & self.occupied[side.opponent().index()]).is_empty() {
+                    return Err(Illegal::WouldAttack);
+                }
+                if rules.placement_needs_liberty()
+                    && self.liberties(rules, side, pod, to).is_empty()
+                {
+                    return Err(Illegal::NoLiberty);
+                }
+                Ok(())
+            }
+            MoveKind::Step { from, to } => {
+                if rules.variant() == Variant::Standard {
+                    return Err(Illegal::MovesNotAllowed);
+                }
+                if self.is_first_move() {
+                    return Err(Illegal::FirstMoveMustPlace);
+                }
+                let (owner, pod) = self.pod_at(from).ok_or(Illegal::NoPodThere)?;
+                if owner != side {
+                    return Err(Illegal::NotYourPod);
+                }
+                let (dx, dy) = (to.file() - from.file(), to.rank() - from.rank());
+                let distance = dx.abs().max(dy.abs());
+                let dir = Direction::ALL
+                    .into_iter()
+                    .find(|d| d.delta() == (dx / distance, dy / distance))
+                    .filter(|d| (d.delta().0 * distance, d.delta().1 * distance) == (dx, dy))
+                    .ok_or(Illegal::NotAlongALeg)?;
+                let legs = rules.legs[side.index()][pod.index()];
+                let bit = 1 << dir.index();
+                if legs.all & bit == 0 || (legs.long & bit == 0 && distance > 1) {
+                    return Err(Illegal::NotAlongALeg);
+                }
+                let mut at = from;
+                for _ in 0..distance {
+                    if !geometry.links[dir.index()].contains(at) {
+                        return Err(Illegal::BlockedPath);
+                    }
+                    at = at.step(dir).expect("linked");
+                    if !self.empty().contains(at) {
+                        return Err(if at == to {
+                            Illegal::Occupied
+                        } else {
+                            Illegal::BlockedPath
+                        });
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Plays `mv` after checking it; the position is unchanged on error.
+    pub fn try_play(&mut self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
+        self.check(rules, mv)?;
+        self.play(rules, mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, which the caller guarantees is legal (from `generate_moves`
+    /// or `check`): the fast path used by search and perft.
+    pub fn play(&mut self, rules: &Rules, mv: Move) {
+        let side = self.side_to_move;
+        let geometry = rules.geometry(self.rotation);
+        let mut attacks_stale = false;
+        match mv.kind() {
+            MoveKind::Place { pod, to } => {
+                self.hand_remove(rules, side, pod);
+                self.put(rules, side, pod, to);
+                self.attacked[side.index()] |=
+                    geometry.attacks[side.index()][pod.index()][to.index()];
+            }
+            MoveKind::Step { from, to } => {
+                let (_, pod) = self.take(rules, from);
+                self.put(rules, side, pod, to);
+                attacks_stale = true;
+            }
+        }
+        if rules.variant() == Variant::Advanced {
+            attacks_stale |= self.remove_blocked(rules, geometry);
+        }
+        if attacks_stale {
+            self.compute_attacks(rules);
+        }
+        self.side_to_move = side.opponent();
+        self.hash ^= rules.zobrist.black_to_move;
+        self.ply += 1;
+        debug_assert_eq!(
+            self.hash,
+            self.compute_hash(rules),
+            "incremental hash drifted"
+        );
+    }
+
+    /// Takes every blocked pod off at once: the mover's back to hand, the
+    /// opponent's out of the game. Returns whether any came off.
+    fn remove_blocked(&mut self, rules: &Rules, geometry: &Geometry) -> bool {
+        let empty = self.empty();
+        let mut blocked = Bitboard::EMPTY;
+        for point in self.occupied[0] | self.occupied[1] {
+            let code = self.points[point.index()] as usize;
+            let first_steps = geometry.first_steps[code >> 4][code & 15][point.index()];
+            if (first_steps & empty).is_empty() {
+                blocked |= point.bit();
+            }
+        }
+        let mover = self.side_to_move;
+        for point in blocked {
+            let (side, pod) = self.take(rules, point);
+            if side == mover {
+                self.hand_insert(rules, side, pod);
+            }
+        }
+        !blocked.is_empty()
+    }
+
+    /// Reads a position line (spec section 7) for a game played under `rules`.
+    pub fn parse(text: &str, rules: &Rules) -> Result<Position, PositionError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() != 5 {
+            return Err(PositionError(format!(
+                "expected 5 fields (board side hands rotation ply), found {}",
+                fields.len()
+            )));
+        }
+        let error = |message: String| PositionError(message);
+        let mut position = Position {
+            points: [NO_POD; POINTS],
+            occupied: [Bitboard::EMPTY; 2],
+            hands: [PodMask::EMPTY; 2],
+            attacked: [Bitboard::EMPTY; 2],
+            side_to_move: fields[1].parse().map_err(|e| error(format!("side: {e}")))?,
+            rotation: fields[3]
+                .parse()
+                .map_err(|e| error(format!("rotation: {e}")))?,
+            ply: fields[4].parse().map_err(|_| {
+                error(format!(
+                    "ply: '{}' is not a whole number of moves",
+                    fields[4]
+                ))
+            })?,
+            hash: 0,
+        };
+        let mut seen = [PodMask::EMPTY; 2];
+        let mut note_pod = |letter: char, place: &str| -> Result<(Side, Pod), PositionError> {
+            let (pod, side) = Pod::from_letter(letter)
+                .filter(|(pod, _)| rules.pods().contains(*pod))
+                .ok_or_else(|| error(format!("{place}: '{letter}' is not a pod of this set")))?;
+            if seen[side.index()].contains(pod) {
+                return Err(error(format!("{place}: pod '{letter}' appears twice")));
+            }
+            seen[side.index()].insert(pod);
+            Ok((side, pod))
+        };
+
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if ranks.len() != SIZE as usize {
+            return Err(error(format!(
+                "board: expected 6 ranks separated by '/', found {}",
+                ranks.len()
+            )));
+        }
+        for (row, rank_text) in ranks.iter().enumerate() {
+            let rank = SIZE as i8 - 1 - row as i8;
+            let place = format!("board rank {}", rank + 1);
+            let mut file: usize = 0;
+            for c in rank_text.chars() {
+                if let Some(run) = c.to_digit(10) {
+                    if !(1..=6).contains(&run) {
+                        return Err(error(format!("{place}: '{c}' is not an empty run 1-6")));
+                    }
+                    file += run as usize;
+                    continue;
+                }
+                let (side, pod) = note_pod(c, &place)?;
+                if let Some(point) = Point::from_coords(file.min(SIZE as usize) as i8, rank) {
+                    position.points[point.index()] = (side.index() * 16 + pod.index()) as u8;
+                    position.occupied[side.index()] |= point.bit();
+                }
+                file += 1;
+            }
+            if file != SIZE as usize {
+                return Err(error(format!(
+                    "{place} '{rank_text}' describes {file} points, not 6"
+                )));
+            }
+        }
+
+        if fields[2] != "-" {
+            for c in fields[2].chars() {
+                let (side, pod) = note_pod(c, "hands")?;
+                position.hands[side.index()].insert(pod);
+            }
+        }
+        if rules.variant() == Variant::Advanced
+            && position.hands[position.side_to_move.index()].is_empty()
+        {
+            return Err(error(format!(
+                "in the advanced game the side to move ({}) cannot have an empty hand",
+                position.side_to_move.name()
+            )));
+        }
+        position.compute_attacks(rules);
+        position.hash = position.compute_hash(rules);
+        Ok(position)
+    }
+}
+
+/// The position line of spec section 7.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..SIZE as i8).rev() {
+            let mut run = 0;
+            for file in 0..SIZE as i8 {
+                let point = Point::from_coords(file, rank).expect("on the board");
+                match self.pod_at(point) {
+                    None => run += 1,
+                    Some((side, pod)) => {
+                        if run > 0 {
+                            write!(f, "{run}")?;
+                            run = 0;
+                        }
+                        write!(f, "{}", pod.letter(side))?;
+                    }
+                }
+            }
+            if run > 0 {
+                write!(f, "{run}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        write!(f, " {} ", self.side_to_move)?;
+        if self.hands[0].is_empty() && self.hands[1].is_empty() {
+            f.write_str("-")?;
+        }
+        for side in Side::BOTH {
+            for pod in self.hands[side.index()] {
+                write!(f, "{}", pod.letter(side))?;
+            }
+        }
+        write!(f, " {} {}", self.rotation, self.ply)
+    }
+}
