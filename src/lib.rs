@@ -5,3 +5,4 @@
 //! (text commands in, replies out). `main.rs` is the command line.
 
 pub mod rules;
+pub mod search;

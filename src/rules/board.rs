@@ -50,9 +50,7 @@ impl Default for Board {
 impl Board {
     /// A board with no lines at all.
     pub const fn unconnected() -> Board {
-        Board {
-            links: [Bitboard::EMPTY; 8],
-        }
+        Board { links: [Bitboard::EMPTY; 8] }
     }
 
     /// Whether a line joins `point` to its neighbour in `dir`.
@@ -72,9 +70,7 @@ impl Board {
 
     /// Joins `point` and its neighbour in `dir` (which must exist).
     fn link(&mut self, point: Point, dir: Direction) {
-        let other = point
-            .step(dir)
-            .expect("a line joins two points on the board");
+        let other = point.step(dir).expect("a line joins two points on the board");
         self.links[dir.index()] |= point.bit();
         self.links[dir.reverse().index()] |= other.bit();
     }
@@ -87,8 +83,7 @@ impl Board {
             let mut turned = Board::unconnected();
             for dir in Direction::ALL {
                 for point in board.links(dir) {
-                    let moved =
-                        Point::from_coords(point.rank(), 5 - point.file()).expect("on the board");
+                    let moved = Point::from_coords(point.rank(), 5 - point.file()).expect("on the board");
                     turned.link(moved, dir.turned_clockwise());
                 }
             }
@@ -115,25 +110,14 @@ impl Board {
 
     fn from_rows(rows: &[&str], short_rows_allowed: bool) -> Result<Board, BoardError> {
         if rows.len() != PICTURE_SIDE {
-            return Err(BoardError(format!(
-                "expected 11 rows, found {}",
-                rows.len()
-            )));
+            return Err(BoardError(format!("expected 11 rows, found {}", rows.len())));
         }
         let mut board = Board::unconnected();
         for (row_index, row) in rows.iter().enumerate() {
             let cells: Vec<char> = row.chars().collect();
-            let length_ok = if short_rows_allowed {
-                cells.len() <= PICTURE_SIDE
-            } else {
-                cells.len() == PICTURE_SIDE
-            };
+            let length_ok = if short_rows_allowed { cells.len() <= PICTURE_SIDE } else { cells.len() == PICTURE_SIDE };
             if !length_ok {
-                return Err(BoardError(format!(
-                    "row {} has {} characters, expected 11",
-                    row_index + 1,
-                    cells.len()
-                )));
+                return Err(BoardError(format!("row {} has {} characters, expected 11", row_index + 1, cells.len())));
             }
             for column in 0..PICTURE_SIDE {
                 let cell = cells.get(column).copied().unwrap_or(' ');
@@ -191,8 +175,7 @@ impl Board {
         for row in 0..PICTURE_SIDE {
             let mut line = String::with_capacity(PICTURE_SIDE);
             for column in 0..PICTURE_SIDE {
-                let corner =
-                    Point::from_coords((column / 2) as i8, 5 - (row / 2) as i8).expect("inside");
+                let corner = Point::from_coords((column / 2) as i8, 5 - (row / 2) as i8).expect("inside");
                 let cell = match (row % 2, column % 2) {
                     (0, 0) => Some('o'),
                     (0, 1) => self.is_linked(corner, Direction::E).then_some('-'),
@@ -218,11 +201,7 @@ impl Board {
 
     /// The 11-line picture, trailing blanks trimmed.
     pub fn picture(&self) -> String {
-        let rows: Vec<String> = self
-            .picture_rows(' ')
-            .into_iter()
-            .map(|r| r.trim_end().to_string())
-            .collect();
+        let rows: Vec<String> = self.picture_rows(' ').into_iter().map(|r| r.trim_end().to_string()).collect();
         rows.join("\n")
     }
 
@@ -233,9 +212,7 @@ impl Board {
 
     /// Every point's set of linked directions, for tables built elsewhere.
     pub fn linked_directions(&self, point: Point) -> impl Iterator<Item = Direction> + '_ {
-        Direction::ALL
-            .into_iter()
-            .filter(move |&d| self.is_linked(point, d))
+        Direction::ALL.into_iter().filter(move |&d| self.is_linked(point, d))
     }
 }
 
@@ -251,11 +228,7 @@ impl FromStr for Board {
     type Err = BoardError;
 
     fn from_str(s: &str) -> Result<Board, BoardError> {
-        if s.contains(',') {
-            Board::from_one_line(s.trim())
-        } else {
-            Board::from_picture(s)
-        }
+        if s.contains(',') { Board::from_one_line(s.trim()) } else { Board::from_picture(s) }
     }
 }
 

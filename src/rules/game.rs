@@ -90,10 +90,7 @@ impl Game {
     /// The result, if the game is over.
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(side) = self.forfeited_by {
-            return Some(Outcome::Win {
-                winner: side.opponent(),
-                reason: WinReason::IllegalMove,
-            });
+            return Some(Outcome::Win { winner: side.opponent(), reason: WinReason::IllegalMove });
         }
         if let Some(outcome) = self.position.outcome(&self.rules) {
             return Some(outcome);

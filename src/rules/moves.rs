@@ -34,15 +34,9 @@ impl Move {
         let to = self.to();
         let source = (self.0 >> 6 & 63) as usize;
         if self.0 & STEP_FLAG != 0 {
-            MoveKind::Step {
-                from: Point::from_index(source).expect("packed point"),
-                to,
-            }
+            MoveKind::Step { from: Point::from_index(source).expect("packed point"), to }
         } else {
-            MoveKind::Place {
-                pod: Pod::from_index(source).expect("packed pod"),
-                to,
-            }
+            MoveKind::Place { pod: Pod::from_index(source).expect("packed pod"), to }
         }
     }
 
@@ -65,11 +59,7 @@ impl Move {
         let source = (bits >> 6 & 63) as usize;
         let valid = bits >> 13 == 0
             && to < POINTS
-            && if bits & STEP_FLAG != 0 {
-                source < POINTS
-            } else {
-                Pod::from_index(source).is_some()
-            };
+            && if bits & STEP_FLAG != 0 { source < POINTS } else { Pod::from_index(source).is_some() };
         valid.then_some(Move(bits))
     }
 }
@@ -105,29 +95,18 @@ impl FromStr for Move {
     type Err = MoveParseError;
 
     fn from_str(s: &str) -> Result<Move, MoveParseError> {
-        let malformed = |why: &str| {
-            MoveParseError(format!(
-                "'{s}' is not a move: {why} (write A@c3 to place, c3c5 to move)"
-            ))
-        };
+        let malformed =
+            |why: &str| MoveParseError(format!("'{s}' is not a move: {why} (write A@c3 to place, c3c5 to move)"));
         if let Some((pod, to)) = s.split_once('@') {
-            let pod: Pod = pod
-                .parse()
-                .map_err(|_| malformed("before '@' must stand one pod letter"))?;
-            let to: Point = to
-                .parse()
-                .map_err(|_| malformed("after '@' must stand a point a1-f6"))?;
+            let pod: Pod = pod.parse().map_err(|_| malformed("before '@' must stand one pod letter"))?;
+            let to: Point = to.parse().map_err(|_| malformed("after '@' must stand a point a1-f6"))?;
             return Ok(Move::place(pod, to));
         }
         if s.len() != 4 || !s.is_ascii() {
             return Err(malformed("expected 4 characters for a move on the board"));
         }
-        let from: Point = s[..2]
-            .parse()
-            .map_err(|_| malformed("the first point is not a1-f6"))?;
-        let to: Point = s[2..]
-            .parse()
-            .map_err(|_| malformed("the second point is not a1-f6"))?;
+        let from: Point = s[..2].parse().map_err(|_| malformed("the first point is not a1-f6"))?;
+        let to: Point = s[2..].parse().map_err(|_| malformed("the second point is not a1-f6"))?;
         if from == to {
             return Err(malformed("a pod must leave its point"));
         }
@@ -188,10 +167,7 @@ pub struct MoveList {
 
 impl MoveList {
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move(0); MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move(0); MAX_MOVES], len: 0 }
     }
 
     #[inline(always)]
@@ -254,10 +230,7 @@ mod tests {
 
     #[test]
     fn malformed_moves_are_errors() {
-        for text in [
-            "", "A@", "@c3", "AB@c3", "A@g3", "c3", "c3c", "c3c3", "c3c7", "Q@c3", "c3-c5", "é@c3",
-            "a1ä",
-        ] {
+        for text in ["", "A@", "@c3", "AB@c3", "A@g3", "c3", "c3c", "c3c3", "c3c7", "Q@c3", "c3-c5", "é@c3", "a1ä"] {
             assert!(text.parse::<Move>().is_err(), "{text}");
         }
     }

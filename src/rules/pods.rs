@@ -21,11 +21,7 @@ pub struct Pod(u8);
 
 impl Pod {
     pub const fn from_index(index: usize) -> Option<Pod> {
-        if index < MAX_PODS {
-            Some(Pod(index as u8))
-        } else {
-            None
-        }
+        if index < MAX_PODS { Some(Pod(index as u8)) } else { None }
     }
 
     pub const fn index(self) -> usize {
@@ -125,12 +121,7 @@ pub struct Leg {
 
 impl fmt::Display for Leg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}",
-            self.direction,
-            if self.long { 'l' } else { 's' }
-        )
+        write!(f, "{}:{}", self.direction, if self.long { 'l' } else { 's' })
     }
 }
 
@@ -149,10 +140,7 @@ impl PodShape {
     pub fn legs_for(&self, side: Side) -> impl Iterator<Item = Leg> + '_ {
         self.legs.iter().map(move |leg| match side {
             Side::White => *leg,
-            Side::Black => Leg {
-                direction: leg.direction.reverse(),
-                long: leg.long,
-            },
+            Side::Black => Leg { direction: leg.direction.reverse(), long: leg.long },
         })
     }
 }
@@ -177,9 +165,7 @@ impl std::error::Error for PodSetError {}
 
 impl Default for PodSet {
     fn default() -> PodSet {
-        DEFAULT_POD_SET
-            .parse()
-            .expect("the default pod set is valid")
+        DEFAULT_POD_SET.parse().expect("the default pod set is valid")
     }
 }
 
@@ -229,19 +215,13 @@ impl FromStr for PodSet {
         }
         let entries: Vec<&str> = text.split(';').collect();
         if entries.len() > MAX_PODS {
-            return Err(PodSetError(format!(
-                "{} pods, at most 16 allowed",
-                entries.len()
-            )));
+            return Err(PodSetError(format!("{} pods, at most 16 allowed", entries.len())));
         }
         let mut shapes = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
             let expected = (b'A' + index as u8) as char;
             let (letter, legs_text) = entry.split_once('=').ok_or_else(|| {
-                PodSetError(format!(
-                    "pod {} '{entry}' has no '=': write it as {expected}=N:s,...",
-                    index + 1
-                ))
+                PodSetError(format!("pod {} '{entry}' has no '=': write it as {expected}=N:s,...", index + 1))
             })?;
             if letter != expected.to_string() {
                 return Err(PodSetError(format!(
@@ -252,13 +232,9 @@ impl FromStr for PodSet {
             let mut legs: Vec<Leg> = Vec::new();
             for leg_text in legs_text.split(',') {
                 let (dir_text, length) = leg_text.split_once(':').ok_or_else(|| {
-                    PodSetError(format!(
-                        "pod {expected}: leg '{leg_text}' must look like N:s or SW:l"
-                    ))
+                    PodSetError(format!("pod {expected}: leg '{leg_text}' must look like N:s or SW:l"))
                 })?;
-                let direction: Direction = dir_text
-                    .parse()
-                    .map_err(|e| PodSetError(format!("pod {expected}: {e}")))?;
+                let direction: Direction = dir_text.parse().map_err(|e| PodSetError(format!("pod {expected}: {e}")))?;
                 let long = match length {
                     "s" => false,
                     "l" => true,
@@ -269,9 +245,7 @@ impl FromStr for PodSet {
                     }
                 };
                 if legs.iter().any(|leg| leg.direction == direction) {
-                    return Err(PodSetError(format!(
-                        "pod {expected} has two legs towards {direction}"
-                    )));
+                    return Err(PodSetError(format!("pod {expected} has two legs towards {direction}")));
                 }
                 legs.push(Leg { direction, long });
             }
@@ -337,13 +311,9 @@ mod tests {
             let err = text.parse::<PodSet>().unwrap_err().to_string();
             assert!(err.contains(needle), "{text}: {err}");
         }
-        let seventeen: Vec<String> = (0..17)
-            .map(|i| format!("{}=N:s", (b'A' + i) as char))
-            .collect();
+        let seventeen: Vec<String> = (0..17).map(|i| format!("{}=N:s", (b'A' + i) as char)).collect();
         assert!(seventeen.join(";").parse::<PodSet>().is_err());
-        let sixteen: Vec<String> = (0..16)
-            .map(|i| format!("{}=N:s", (b'A' + i) as char))
-            .collect();
+        let sixteen: Vec<String> = (0..16).map(|i| format!("{}=N:s", (b'A' + i) as char)).collect();
         assert_eq!(sixteen.join(";").parse::<PodSet>().unwrap().len(), 16);
     }
 

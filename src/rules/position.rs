@@ -93,8 +93,7 @@ struct PlacementMasks {
 }
 
 impl PlacementMasks {
-    fn new(position: &Position, geometry: &Geometry, needs_liberty: bool) -> PlacementMasks {
-        let us = position.side_to_move;
+    fn new(position: &Position, us: Side, geometry: &Geometry, needs_liberty: bool) -> PlacementMasks {
         let them = position.occupied[us.opponent().index()];
         let empty = position.empty();
         let mut masks = PlacementMasks {
@@ -220,10 +219,7 @@ impl Position {
             return None;
         }
         let side = if code >= 16 { Side::Black } else { Side::White };
-        Some((
-            side,
-            Pod::from_index((code & 15) as usize).expect("stored pod"),
-        ))
+        Some((side, Pod::from_index((code & 15) as usize).expect("stored pod")))
     }
 
     /// Whether the first-move rule (a two-legged pod, no moves) is in force.
@@ -233,8 +229,7 @@ impl Position {
 
     /// The liberties `side`'s pod would have on `point`.
     pub fn liberties(&self, rules: &Rules, side: Side, pod: Pod, point: Point) -> Bitboard {
-        rules.geometry(self.rotation).first_steps[side.index()][pod.index()][point.index()]
-            & self.empty()
+        rules.geometry(self.rotation).first_steps[side.index()][pod.index()][point.index()] & self.empty()
     }
 
     /// The Zobrist key computed from scratch; `hash()` must always equal it.
@@ -262,8 +257,7 @@ impl Position {
         self.attacked = [Bitboard::EMPTY; 2];
         for point in self.occupied[0] | self.occupied[1] {
             let (side, pod) = self.pod_at(point).expect("occupied");
-            self.attacked[side.index()] |=
-                geometry.attacks[side.index()][pod.index()][point.index()];
+            self.attacked[side.index()] |= geometry.attacks[side.index()][pod.index()][point.index()];
         }
     }
 
@@ -294,24 +288,17 @@ impl Position {
     /// Whether the game ended with the last action: in the advanced game the
     /// side that just moved has emptied its hand.
     pub fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
-        rules.variant() == Variant::Advanced
-            && self.hands[self.side_to_move.opponent().index()].is_empty()
+        rules.variant() == Variant::Advanced && self.hands[self.side_to_move.opponent().index()].is_empty()
     }
 
     /// The game's result as far as this position tells (no history: see `Game`).
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
         let opponent = self.side_to_move.opponent();
         if self.last_mover_emptied_hand(rules) {
-            return Some(Outcome::Win {
-                winner: opponent,
-                reason: WinReason::EmptyHand,
-            });
+            return Some(Outcome::Win { winner: opponent, reason: WinReason::EmptyHand });
         }
         if self.count_moves(rules) == 0 {
-            return Some(Outcome::Win {
-                winner: opponent,
-                reason: WinReason::NoLegalMove,
-            });
+            return Some(Outcome::Win { winner: opponent, reason: WinReason::NoLegalMove });
         }
         None
     }
@@ -319,11 +306,7 @@ impl Position {
     /// The pods the side to move may place now.
     fn placeable(&self, rules: &Rules) -> PodMask {
         let hand = self.hands[self.side_to_move.index()];
-        if self.is_first_move() {
-            PodMask(hand.0 & rules.bipods.0)
-        } else {
-            hand
-        }
+        if self.is_first_move() { PodMask(hand.0 & rules.bipods.0) } else { hand }
     }
 
     /// Whether pods on the board may move now.
@@ -333,18 +316,21 @@ impl Position {
 
     /// Calls `visit(pod, targets)` for each pod the side to move may place.
     #[inline(always)]
-    fn for_each_placement(&self, rules: &Rules, mut visit: impl FnMut(Pod, Bitboard)) {
+    fn for_each_placement(&self, rules: &Rules, visit: impl FnMut(Pod, Bitboard)) {
         let pods = self.placeable(rules);
         if pods.is_empty() {
             return;
         }
-        let masks = PlacementMasks::new(
-            self,
-            rules.geometry(self.rotation),
-            rules.placement_needs_liberty(),
-        );
+        self.placements_for(rules, self.side_to_move, pods, visit);
+    }
+
+    /// Calls `visit(pod, targets)` for each of `pods`, the points where `side`
+    /// could place it if it were `side`'s turn (the first-move rule aside).
+    #[inline(always)]
+    pub fn placements_for(&self, rules: &Rules, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
+        let masks = PlacementMasks::new(self, side, rules.geometry(self.rotation), rules.placement_needs_liberty());
         for pod in pods {
-            visit(pod, masks.targets(rules, self.side_to_move, pod));
+            visit(pod, masks.targets(rules, side, pod));
         }
     }
 
@@ -372,11 +358,8 @@ impl Position {
                     continue;
                 }
                 let blockers = ray & occupied;
-                let nearest = if Direction::from_index(dir).index_delta() > 0 {
-                    blockers.first()
-                } else {
-                    blockers.last()
-                };
+                let nearest =
+                    if Direction::from_index(dir).index_delta() > 0 { blockers.first() } else { blockers.last() };
                 targets |= match nearest {
                     None => ray,
                     Some(blocker) => ray & !(geometry.rays[dir][blocker.index()] | blocker.bit()),
@@ -442,9 +425,7 @@ impl Position {
                 if !(attacks & self.occupied[side.opponent().index()]).is_empty() {
                     return Err(Illegal::WouldAttack);
                 }
-                if rules.placement_needs_liberty()
-                    && self.liberties(rules, side, pod, to).is_empty()
-                {
+                if rules.placement_needs_liberty() && self.liberties(rules, side, pod, to).is_empty() {
                     return Err(Illegal::NoLiberty);
                 }
                 Ok(())
@@ -479,11 +460,7 @@ impl Position {
                     }
                     at = at.step(dir).expect("linked");
                     if !self.empty().contains(at) {
-                        return Err(if at == to {
-                            Illegal::Occupied
-                        } else {
-                            Illegal::BlockedPath
-                        });
+                        return Err(if at == to { Illegal::Occupied } else { Illegal::BlockedPath });
                     }
                 }
                 Ok(())
@@ -508,8 +485,7 @@ impl Position {
             MoveKind::Place { pod, to } => {
                 self.hand_remove(rules, side, pod);
                 self.put(rules, side, pod, to);
-                self.attacked[side.index()] |=
-                    geometry.attacks[side.index()][pod.index()][to.index()];
+                self.attacked[side.index()] |= geometry.attacks[side.index()][pod.index()][to.index()];
             }
             MoveKind::Step { from, to } => {
                 let (_, pod) = self.take(rules, from);
@@ -526,11 +502,7 @@ impl Position {
         self.side_to_move = side.opponent();
         self.hash ^= rules.zobrist.black_to_move;
         self.ply += 1;
-        debug_assert_eq!(
-            self.hash,
-            self.compute_hash(rules),
-            "incremental hash drifted"
-        );
+        debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
@@ -571,15 +543,10 @@ impl Position {
             hands: [PodMask::EMPTY; 2],
             attacked: [Bitboard::EMPTY; 2],
             side_to_move: fields[1].parse().map_err(|e| error(format!("side: {e}")))?,
-            rotation: fields[3]
+            rotation: fields[3].parse().map_err(|e| error(format!("rotation: {e}")))?,
+            ply: fields[4]
                 .parse()
-                .map_err(|e| error(format!("rotation: {e}")))?,
-            ply: fields[4].parse().map_err(|_| {
-                error(format!(
-                    "ply: '{}' is not a whole number of moves",
-                    fields[4]
-                ))
-            })?,
+                .map_err(|_| error(format!("ply: '{}' is not a whole number of moves", fields[4])))?,
             hash: 0,
         };
         let mut seen = [PodMask::EMPTY; 2];
@@ -596,10 +563,7 @@ impl Position {
 
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != SIZE as usize {
-            return Err(error(format!(
-                "board: expected 6 ranks separated by '/', found {}",
-                ranks.len()
-            )));
+            return Err(error(format!("board: expected 6 ranks separated by '/', found {}", ranks.len())));
         }
         for (row, rank_text) in ranks.iter().enumerate() {
             let rank = SIZE as i8 - 1 - row as i8;
@@ -621,9 +585,7 @@ impl Position {
                 file += 1;
             }
             if file != SIZE as usize {
-                return Err(error(format!(
-                    "{place} '{rank_text}' describes {file} points, not 6"
-                )));
+                return Err(error(format!("{place} '{rank_text}' describes {file} points, not 6")));
             }
         }
 
@@ -633,9 +595,7 @@ impl Position {
                 position.hands[side.index()].insert(pod);
             }
         }
-        if rules.variant() == Variant::Advanced
-            && position.hands[position.side_to_move.index()].is_empty()
-        {
+        if rules.variant() == Variant::Advanced && position.hands[position.side_to_move.index()].is_empty() {
             return Err(error(format!(
                 "in the advanced game the side to move ({}) cannot have an empty hand",
                 position.side_to_move.name()

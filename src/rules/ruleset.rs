@@ -37,9 +37,7 @@ impl FromStr for Variant {
         match s.to_ascii_lowercase().as_str() {
             "standard" => Ok(Variant::Standard),
             "advanced" => Ok(Variant::Advanced),
-            _ => Err(format!(
-                "'{s}' is not a variant: expected 'standard' or 'advanced'"
-            )),
+            _ => Err(format!("'{s}' is not a variant: expected 'standard' or 'advanced'")),
         }
     }
 }
@@ -144,11 +142,7 @@ impl Geometry {
                         }
                         let step = at.step(dir).expect("linked").bit();
                         first_steps |= step;
-                        attacks |= if masks.long & bit != 0 {
-                            geometry.rays[dir.index()][at.index()]
-                        } else {
-                            step
-                        };
+                        attacks |= if masks.long & bit != 0 { geometry.rays[dir.index()][at.index()] } else { step };
                     }
                     geometry.attacks[side.index()][pod.index()][at.index()] = attacks;
                     geometry.first_steps[side.index()][pod.index()][at.index()] = first_steps;
@@ -187,8 +181,7 @@ impl Rules {
                 }
             }
         }
-        let geometry =
-            Rotation::ALL.map(|rotation| Geometry::new(&board.rotated(rotation), &pods, &legs));
+        let geometry = Rotation::ALL.map(|rotation| Geometry::new(&board.rotated(rotation), &pods, &legs));
         Rules {
             variant,
             placement_liberty,
@@ -235,12 +228,7 @@ impl Rules {
 
 impl Clone for Rules {
     fn clone(&self) -> Rules {
-        Rules::new(
-            self.variant,
-            self.board,
-            self.pods.clone(),
-            self.placement_liberty,
-        )
+        Rules::new(self.variant, self.board, self.pods.clone(), self.placement_liberty)
     }
 }
 

@@ -28,11 +28,7 @@ impl Point {
 
     /// The point with this index; `None` past f6.
     pub const fn from_index(index: usize) -> Option<Point> {
-        if index < POINTS {
-            Some(Point(index as u8))
-        } else {
-            None
-        }
+        if index < POINTS { Some(Point(index as u8)) } else { None }
     }
 
     /// The point at file `x` and rank `y` (both 0..6), if on the board.
@@ -83,9 +79,7 @@ impl FromStr for Point {
     fn from_str(s: &str) -> Result<Point, String> {
         let bytes = s.as_bytes();
         if bytes.len() != 2 {
-            return Err(format!(
-                "'{s}' is not a point: expected a file a-f and a rank 1-6, like c3"
-            ));
+            return Err(format!("'{s}' is not a point: expected a file a-f and a rank 1-6, like c3"));
         }
         let file = bytes[0].wrapping_sub(b'a');
         let rank = bytes[1].wrapping_sub(b'1');
@@ -218,11 +212,7 @@ impl Bitboard {
     #[inline(always)]
     pub const fn pull(self, dir: Direction) -> Bitboard {
         let delta = dir.index_delta();
-        if delta > 0 {
-            Bitboard(self.0 >> delta)
-        } else {
-            Bitboard(self.0 << -delta)
-        }
+        if delta > 0 { Bitboard(self.0 >> delta) } else { Bitboard(self.0 << -delta) }
     }
 
     /// The lowest point in the set.
@@ -306,18 +296,12 @@ impl FromStr for Bitboard {
     fn from_str(s: &str) -> Result<Bitboard, String> {
         let ranks: Vec<&str> = s.split('/').collect();
         if ranks.len() != SIZE as usize {
-            return Err(format!(
-                "'{s}' is not a bitboard: expected 6 ranks separated by '/'"
-            ));
+            return Err(format!("'{s}' is not a bitboard: expected 6 ranks separated by '/'"));
         }
         let mut bits = Bitboard::EMPTY;
         for (row, rank) in ranks.iter().enumerate() {
             if rank.len() != SIZE as usize {
-                return Err(format!(
-                    "'{s}' is not a bitboard: rank {} has {} cells, not 6",
-                    6 - row,
-                    rank.len()
-                ));
+                return Err(format!("'{s}' is not a bitboard: rank {} has {} cells, not 6", 6 - row, rank.len()));
             }
             for (file, c) in rank.chars().enumerate() {
                 let point = Point::from_coords(file as i8, 5 - row as i8).expect("on the board");
@@ -325,9 +309,7 @@ impl FromStr for Bitboard {
                     'x' => bits |= point.bit(),
                     '.' => {}
                     _ => {
-                        return Err(format!(
-                            "'{s}' is not a bitboard: '{c}' is neither 'x' nor '.'"
-                        ));
+                        return Err(format!("'{s}' is not a bitboard: '{c}' is neither 'x' nor '.'"));
                     }
                 }
             }
@@ -427,9 +409,7 @@ impl FromStr for Rotation {
             "90" => Ok(Rotation::R90),
             "180" => Ok(Rotation::R180),
             "270" => Ok(Rotation::R270),
-            _ => Err(format!(
-                "'{s}' is not a rotation: expected 0, 90, 180 or 270"
-            )),
+            _ => Err(format!("'{s}' is not a rotation: expected 0, 90, 180 or 270")),
         }
     }
 }

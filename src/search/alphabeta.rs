@@ -1,0 +1,404 @@
+//! Iterative deepening negamax with principal variation search, a
+//! transposition table, killer and history move ordering. Game-agnostic:
+//! it sees the game only through `SearchGame`.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::game::SearchGame;
+use super::limits::{Limits, TimeBudget};
+use super::tt::{Bound, Entry, TranspositionTable};
+
+/// The score of a won game at the root; a win in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are wins or losses, not evaluations.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INFINITY: i32 = MATE + 1;
+const MAX_PLY: usize = 128;
+/// How many nodes pass between looks at the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+
+/// A score as reported: centipawn-like units, or moves to a forced result.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Score {
+    Centipawns(i32),
+    /// Moves of the side to move until it wins (> 0) or loses (< 0).
+    Mate(i32),
+}
+
+impl Score {
+    pub fn from_internal(score: i32) -> Score {
+        if score > MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score < -MATE_BOUND {
+            Score::Mate(-(MATE + score) / 2)
+        } else {
+            Score::Centipawns(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// The UCI form: `cp 35` or `mate -2`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Centipawns(cp) => write!(f, "cp {cp}"),
+            Score::Mate(moves) => write!(f, "mate {moves}"),
+        }
+    }
+}
+
+/// What the search tells its caller after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Report<M> {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<M>,
+}
+
+impl<M> Report<M> {
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1);
+        (self.nodes as u128 * 1_000_000 / micros) as u64
+    }
+}
+
+/// The answer of a finished search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// `None` only when the side to move has no legal move.
+    pub best_move: Option<M>,
+    pub score: Score,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// Keeps what outlives one search: the table and the ordering statistics.
+pub struct Searcher {
+    tt: TranspositionTable,
+    history: Vec<i32>,
+}
+
+/// Per-search state, borrowed from the `Searcher` for one `search` call.
+struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
+    game: &'a G,
+    tt: &'a mut TranspositionTable,
+    history: &'a mut [i32],
+    killers: [[Option<G::Move>; 2]; MAX_PLY],
+    /// Keys of the game so far and of the current search path, for repetitions.
+    path: Vec<u64>,
+    /// Moves generated at each ply, reused across nodes.
+    move_buffers: Vec<Vec<G::Move>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: u32,
+    started: Instant,
+    budget: TimeBudget,
+    node_limit: Option<u64>,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    report: R,
+}
+
+impl Searcher {
+    pub fn new(hash_megabytes: usize) -> Searcher {
+        Searcher { tt: TranspositionTable::new(hash_megabytes), history: vec![0; 1 << 16] }
+    }
+
+    /// Forgets everything learned: for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.fill(0);
+    }
+
+    pub fn resize(&mut self, hash_megabytes: usize) {
+        self.tt = TranspositionTable::new(hash_megabytes);
+    }
+
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.megabytes()
+    }
+
+    /// Searches `root` within `limits`, reporting each completed iteration.
+    /// `history` holds the keys of the positions before `root` in the game, for
+    /// repetitions. Returns early, with the best move found so far, once `stop`
+    /// is set.
+    pub fn search<G: SearchGame>(
+        &mut self,
+        game: &G,
+        root: &G::Position,
+        history: &[u64],
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: impl FnMut(&Report<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        for value in self.history.iter_mut() {
+            *value /= 8;
+        }
+        let mut run = Run {
+            game,
+            tt: &mut self.tt,
+            history: &mut self.history,
+            killers: [[None; 2]; MAX_PLY],
+            path: history.to_vec(),
+            move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            nodes: 0,
+            seldepth: 0,
+            started: Instant::now(),
+            budget: limits.budget(),
+            node_limit: limits.nodes.filter(|_| !limits.infinite),
+            stop,
+            aborted: false,
+            report,
+        };
+        let max_depth = limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        run.iterate(root, max_depth, limits.infinite)
+    }
+}
+
+impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
+    fn iterate(&mut self, root: &G::Position, max_depth: u32, infinite: bool) -> SearchResult<G::Move> {
+        let mut root_moves = Vec::new();
+        self.game.legal_moves(root, &mut root_moves);
+        let mut best = SearchResult { best_move: root_moves.first().copied(), score: Score::Centipawns(0), depth: 0, nodes: 0 };
+        if root_moves.is_empty() {
+            best.score = Score::Mate(0);
+            return best;
+        }
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+            if self.aborted {
+                break;
+            }
+            let pv = self.pv[0].clone();
+            best = SearchResult { best_move: pv.first().copied().or(best.best_move), score: Score::from_internal(score), depth, nodes: self.nodes };
+            let report = Report {
+                depth,
+                seldepth: self.seldepth,
+                score: best.score,
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv,
+            };
+            (self.report)(&report);
+            let proven = score.abs() > MATE_BOUND && !infinite;
+            let out_of_time = self.budget.soft.is_some_and(|soft| self.started.elapsed() >= soft);
+            if proven || out_of_time {
+                break;
+            }
+        }
+        // `go infinite` waits for `stop` even after the last depth.
+        while infinite && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        best.nodes = self.nodes;
+        best
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes % POLL_INTERVAL == 0 {
+            let over_time = self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
+            self.aborted = over_time || self.stop.load(Ordering::Relaxed);
+        }
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn is_repetition(&self, key: u64) -> bool {
+        // The last entry is the current position itself.
+        self.path.iter().rev().skip(1).any(|&earlier| earlier == key)
+    }
+
+    fn negamax(&mut self, position: &G::Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply as u32);
+        if ply > 0 && self.should_stop() {
+            return 0;
+        }
+        let key = self.game.hash(position);
+        if ply > 0 {
+            if self.game.is_draw(position) {
+                return 0;
+            }
+            self.path.push(key);
+            let repeated = self.game.repetition_is_draw() && self.is_repetition(key);
+            self.path.pop();
+            if repeated {
+                return 0;
+            }
+        }
+
+        let pv_node = beta - alpha > 1;
+        let entry = self.tt.probe(key);
+        let tt_move = entry.and_then(|e| e.best_move).and_then(G::move_from_bits).filter(|&mv| self.game.is_legal(position, mv));
+        if let Some(entry) = entry
+            && ply > 0
+            && !pv_node
+            && entry.depth as i32 >= depth
+        {
+            let score = score_from_tt(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                return score;
+            }
+        }
+
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.game.evaluate(position).unwrap_or(-MATE + ply as i32);
+        }
+
+        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        moves.clear();
+        self.game.legal_moves(position, &mut moves);
+        if moves.is_empty() {
+            self.move_buffers[ply] = moves;
+            return -MATE + ply as i32;
+        }
+        self.order_moves(&mut moves, tt_move, ply);
+
+        self.path.push(key);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for (index, &mv) in moves.iter().enumerate() {
+            let child = self.game.play(position, mv);
+            let score = if index == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let scout = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if scout > alpha && scout < beta {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    scout
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        self.reward(mv, depth, ply);
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.move_buffers[ply] = moves;
+        if self.aborted {
+            return 0;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            Entry { depth: depth as u8, bound, score: score_to_tt(best_score, ply), best_move: best_move.map(G::move_to_bits) },
+        );
+        best_score
+    }
+
+    /// TT move first, then killers, then by history.
+    fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
+        let killers = self.killers[ply];
+        moves.sort_by_cached_key(|&mv| {
+            let rank = if Some(mv) == tt_move {
+                i32::MIN
+            } else if Some(mv) == killers[0] {
+                i32::MIN + 1
+            } else if Some(mv) == killers[1] {
+                i32::MIN + 2
+            } else {
+                -self.history[G::move_to_bits(mv) as usize]
+            };
+            rank
+        });
+    }
+
+    /// A move that caused a cut-off becomes a killer and gains history.
+    fn reward(&mut self, mv: G::Move, depth: i32, ply: usize) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let slot = &mut self.history[G::move_to_bits(mv) as usize];
+        *slot = (*slot + depth * depth).min(1 << 20);
+    }
+}
+
+/// Mate scores are stored as distances from the node, read back relative to the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_count_moves_of_the_side_to_move() {
+        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
+        assert_eq!(Score::from_internal(57), Score::Centipawns(57));
+        assert_eq!(Score::Mate(-3).to_string(), "mate -3");
+    }
+
+    #[test]
+    fn tt_scores_round_trip_through_node_relative_form() {
+        for score in [MATE - 5, -MATE + 7, 123, -45] {
+            assert_eq!(score_from_tt(score_to_tt(score, 9), 9), score);
+        }
+        assert_eq!(score_from_tt(score_to_tt(MATE - 5, 2), 4), MATE - 7);
+    }
+}

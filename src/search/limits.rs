@@ -1,0 +1,109 @@
+//! What the caller allows a search (depth, nodes, time) and how clock time
+//! becomes a budget.
+
+use std::time::Duration;
+
+/// The side to move's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub remaining: Duration,
+    pub increment: Duration,
+    /// Moves until the next time control, if the controller says.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Limits combine as in UCI: the search stops at the first one reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+    pub clock: Option<Clock>,
+    /// Search until stopped, whatever else is set.
+    pub infinite: bool,
+    /// Time lost between our reply and the controller's clock, per move.
+    pub move_overhead: Duration,
+}
+
+/// When to stop: `soft` is checked between iterations, `hard` during one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Assumed moves left in the game when the controller does not say. Pods
+/// games are short: fourteen pods a side, a few more moves in the advanced game.
+const DEFAULT_MOVES_TO_GO: u32 = 16;
+/// Never plan to use the last few milliseconds of the clock.
+const CLOCK_SAFETY: Duration = Duration::from_millis(5);
+/// The shortest hard limit we aim for, so a search always gets a first iteration done.
+const MIN_THINK: Duration = Duration::from_millis(1);
+
+impl Limits {
+    pub fn budget(&self) -> TimeBudget {
+        if self.infinite {
+            return TimeBudget { soft: None, hard: None };
+        }
+        let mut budget = TimeBudget { soft: None, hard: None };
+        if let Some(movetime) = self.movetime {
+            let hard = movetime.saturating_sub(self.move_overhead).max(MIN_THINK);
+            budget = TimeBudget { soft: Some(hard), hard: Some(hard) };
+        }
+        if let Some(clock) = self.clock {
+            let usable = clock.remaining.saturating_sub(self.move_overhead + CLOCK_SAFETY);
+            let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let share = usable / moves_to_go + clock.increment * 3 / 4;
+            let soft = share.min(usable / 2).max(MIN_THINK);
+            let hard = (soft * 4).min(usable * 2 / 5).max(MIN_THINK);
+            budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
+            budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
+        }
+        budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_is_a_hard_limit_less_the_overhead() {
+        let limits = Limits { movetime: Some(ms(100)), move_overhead: ms(10), ..Limits::default() };
+        assert_eq!(limits.budget(), TimeBudget { soft: Some(ms(90)), hard: Some(ms(90)) });
+    }
+
+    #[test]
+    fn clock_budget_stays_well_inside_the_remaining_time() {
+        for remaining in [1u64, 5, 20, 100, 1000, 60_000] {
+            let limits = Limits {
+                clock: Some(Clock { remaining: ms(remaining), increment: ms(10), moves_to_go: None }),
+                move_overhead: ms(10),
+                ..Limits::default()
+            };
+            let budget = limits.budget();
+            let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
+            assert!(soft <= hard, "{remaining}: {budget:?}");
+            assert!(hard <= ms(remaining).max(MIN_THINK), "{remaining}: {budget:?}");
+            if remaining >= 1000 {
+                assert!(hard >= ms(remaining / 50), "{remaining}: uses too little, {budget:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_has_no_budget_and_limits_combine() {
+        let infinite = Limits { infinite: true, movetime: Some(ms(5)), ..Limits::default() };
+        assert_eq!(infinite.budget(), TimeBudget { soft: None, hard: None });
+        let both = Limits {
+            movetime: Some(ms(50)),
+            clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),
+            ..Limits::default()
+        };
+        assert_eq!(both.budget().hard, Some(ms(50)));
+    }
+}

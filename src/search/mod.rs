@@ -1,0 +1,14 @@
+//! Game-agnostic search (alpha-beta, transposition table, time) and the
+//! Pods adapter with its evaluation.
+
+mod alphabeta;
+mod game;
+mod limits;
+pub mod pods;
+mod tt;
+
+pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};
+pub use game::SearchGame;
+pub use limits::{Clock, Limits, TimeBudget};
+pub use pods::{DEFAULT_WEIGHTS, EvalTerms, PodsGame, Weights};
+pub use tt::{Bound, Entry, TranspositionTable};
