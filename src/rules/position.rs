@@ -93,7 +93,10 @@ struct PlacementMasks {
 }
 
 impl PlacementMasks {
-    fn new(position: &Position, us: Side, geometry: &Geometry, needs_liberty: bool) -> PlacementMasks {
+    /// The masks `pods` of side `us` need: only the directions their legs use.
+    fn new(position: &Position, rules: &Rules, us: Side, pods: PodMask) -> PlacementMasks {
+        let geometry = rules.geometry(position.rotation);
+        let needs_liberty = rules.placement_needs_liberty();
         let them = position.occupied[us.opponent().index()];
         let empty = position.empty();
         let mut masks = PlacementMasks {
@@ -103,19 +106,29 @@ impl PlacementMasks {
             long_hit: [Bitboard::EMPTY; 8],
             needs_liberty,
         };
-        for dir in Direction::ALL {
-            let links = geometry.links[dir.index()];
-            if needs_liberty {
-                masks.liberty[dir.index()] = links & empty.pull(dir);
+        let (mut short_dirs, mut long_dirs) = (0u8, 0u8);
+        for pod in pods {
+            let legs = rules.legs[us.index()][pod.index()];
+            short_dirs |= legs.short();
+            long_dirs |= legs.long;
+        }
+        if needs_liberty {
+            for dir in DirBits(short_dirs | long_dirs) {
+                masks.liberty[dir] = geometry.links[dir] & empty.pull(Direction::from_index(dir));
             }
-            masks.short_hit[dir.index()] = links & them.pull(dir);
+        }
+        for dir in DirBits(short_dirs) {
+            masks.short_hit[dir] = geometry.links[dir] & them.pull(Direction::from_index(dir));
+        }
+        for dir in DirBits(long_dirs) {
+            let (links, direction) = (geometry.links[dir], Direction::from_index(dir));
             // Grow backwards from the opponent's pods along linked points:
             // a ray is at most five steps long.
             let mut reach = them;
             for _ in 0..SIZE - 1 {
-                reach = them | (links & reach.pull(dir));
+                reach = them | (links & reach.pull(direction));
             }
-            masks.long_hit[dir.index()] = links & reach.pull(dir);
+            masks.long_hit[dir] = links & reach.pull(direction);
         }
         masks
     }
@@ -328,7 +341,7 @@ impl Position {
     /// could place it if it were `side`'s turn (the first-move rule aside).
     #[inline(always)]
     pub fn placements_for(&self, rules: &Rules, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
-        let masks = PlacementMasks::new(self, side, rules.geometry(self.rotation), rules.placement_needs_liberty());
+        let masks = PlacementMasks::new(self, rules, side, pods);
         for pod in pods {
             visit(pod, masks.targets(rules, side, pod));
         }
@@ -371,17 +384,23 @@ impl Position {
 
     /// Every legal move, appended to `moves`. None once the game is over.
     pub fn generate_moves(&self, rules: &Rules, moves: &mut MoveList) {
+        self.for_each_move(rules, |mv| moves.push(mv));
+    }
+
+    /// Calls `visit` with every legal move, placements first.
+    #[inline]
+    pub fn for_each_move(&self, rules: &Rules, mut visit: impl FnMut(Move)) {
         if self.last_mover_emptied_hand(rules) {
             return;
         }
         self.for_each_placement(rules, |pod, targets| {
             for to in targets {
-                moves.push(Move::place(pod, to));
+                visit(Move::place(pod, to));
             }
         });
         self.for_each_pod_move(rules, |from, targets| {
             for to in targets {
-                moves.push(Move::step(from, to));
+                visit(Move::step(from, to));
             }
         });
     }

@@ -94,6 +94,8 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     path: Vec<u64>,
     /// Moves generated at each ply, reused across nodes.
     move_buffers: Vec<Vec<G::Move>>,
+    /// Those moves with their ordering scores.
+    scored_buffers: Vec<Vec<(i32, G::Move)>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
     seldepth: u32,
@@ -148,6 +150,7 @@ impl Searcher {
             killers: [[None; 2]; MAX_PLY],
             path: history.to_vec(),
             move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            scored_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
@@ -158,7 +161,8 @@ impl Searcher {
             aborted: false,
             report,
         };
-        let max_depth = limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let max_depth =
+            limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         run.iterate(root, max_depth, limits.infinite)
     }
 }
@@ -167,7 +171,8 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
     fn iterate(&mut self, root: &G::Position, max_depth: u32, infinite: bool) -> SearchResult<G::Move> {
         let mut root_moves = Vec::new();
         self.game.legal_moves(root, &mut root_moves);
-        let mut best = SearchResult { best_move: root_moves.first().copied(), score: Score::Centipawns(0), depth: 0, nodes: 0 };
+        let mut best =
+            SearchResult { best_move: root_moves.first().copied(), score: Score::Centipawns(0), depth: 0, nodes: 0 };
         if root_moves.is_empty() {
             best.score = Score::Mate(0);
             return best;
@@ -179,7 +184,12 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
                 break;
             }
             let pv = self.pv[0].clone();
-            best = SearchResult { best_move: pv.first().copied().or(best.best_move), score: Score::from_internal(score), depth, nodes: self.nodes };
+            best = SearchResult {
+                best_move: pv.first().copied().or(best.best_move),
+                score: Score::from_internal(score),
+                depth,
+                nodes: self.nodes,
+            };
             let report = Report {
                 depth,
                 seldepth: self.seldepth,
@@ -243,9 +253,14 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             }
         }
 
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.game.evaluate(position).unwrap_or(-MATE + ply as i32);
+        }
+
         let pv_node = beta - alpha > 1;
         let entry = self.tt.probe(key);
-        let tt_move = entry.and_then(|e| e.best_move).and_then(G::move_from_bits).filter(|&mv| self.game.is_legal(position, mv));
+        let tt_move =
+            entry.and_then(|e| e.best_move).and_then(G::move_from_bits).filter(|&mv| self.game.is_legal(position, mv));
         if let Some(entry) = entry
             && ply > 0
             && !pv_node
@@ -262,10 +277,6 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             }
         }
 
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.game.evaluate(position).unwrap_or(-MATE + ply as i32);
-        }
-
         let mut moves = std::mem::take(&mut self.move_buffers[ply]);
         moves.clear();
         self.game.legal_moves(position, &mut moves);
@@ -273,23 +284,33 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             self.move_buffers[ply] = moves;
             return -MATE + ply as i32;
         }
-        self.order_moves(&mut moves, tt_move, ply);
+        let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
+        self.score_moves(&moves, &mut scored, tt_move, ply);
+        self.move_buffers[ply] = moves;
 
         self.path.push(key);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        for (index, &mv) in moves.iter().enumerate() {
+        for index in 0..scored.len() {
+            order_next(&mut scored, index);
+            let (move_score, mv) = scored[index];
             let child = self.game.play(position, mv);
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let scout = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
-                if scout > alpha && scout < beta {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
-                } else {
-                    scout
+                // Late moves of a well-ordered list rarely matter: look at them
+                // shallower first and search again only if they surprise.
+                let quiet = move_score < KILLER_SCORE;
+                let reduction = if quiet && depth >= 3 && index >= 3 { late_move_reduction(depth, index) } else { 0 };
+                let mut score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && score > alpha {
+                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                score
             };
             if self.aborted {
                 break;
@@ -310,8 +331,8 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
                 }
             }
         }
+        self.scored_buffers[ply] = scored;
         self.path.pop();
-        self.move_buffers[ply] = moves;
         if self.aborted {
             return 0;
         }
@@ -325,26 +346,32 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         };
         self.tt.store(
             key,
-            Entry { depth: depth as u8, bound, score: score_to_tt(best_score, ply), best_move: best_move.map(G::move_to_bits) },
+            Entry {
+                depth: depth as u8,
+                bound,
+                score: score_to_tt(best_score, ply),
+                best_move: best_move.map(G::move_to_bits),
+            },
         );
         best_score
     }
 
     /// TT move first, then killers, then by history.
-    fn order_moves(&self, moves: &mut [G::Move], tt_move: Option<G::Move>, ply: usize) {
+    fn score_moves(&self, moves: &[G::Move], scored: &mut Vec<(i32, G::Move)>, tt_move: Option<G::Move>, ply: usize) {
         let killers = self.killers[ply];
-        moves.sort_by_cached_key(|&mv| {
-            let rank = if Some(mv) == tt_move {
-                i32::MIN
+        scored.clear();
+        scored.extend(moves.iter().map(|&mv| {
+            let score = if Some(mv) == tt_move {
+                TT_MOVE_SCORE
             } else if Some(mv) == killers[0] {
-                i32::MIN + 1
+                KILLER_SCORE + 1
             } else if Some(mv) == killers[1] {
-                i32::MIN + 2
+                KILLER_SCORE
             } else {
-                -self.history[G::move_to_bits(mv) as usize]
+                self.history[G::move_to_bits(mv) as usize]
             };
-            rank
-        });
+            (score, mv)
+        }));
     }
 
     /// A move that caused a cut-off becomes a killer and gains history.
@@ -355,8 +382,38 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             killers[0] = Some(mv);
         }
         let slot = &mut self.history[G::move_to_bits(mv) as usize];
-        *slot = (*slot + depth * depth).min(1 << 20);
+        *slot = (*slot + depth * depth).min(HISTORY_MAX);
     }
+}
+
+const TT_MOVE_SCORE: i32 = i32::MAX;
+/// Above any history score, which is capped at `HISTORY_MAX`.
+const KILLER_SCORE: i32 = HISTORY_MAX + 1;
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// How many moves are picked one by one before the rest is sorted at once.
+const PICKED_MOVES: usize = 4;
+
+/// Brings the next move to try to `index`: the first few by picking the best
+/// (a cut-off usually comes early), the rest by one sort.
+fn order_next<M: Copy>(scored: &mut [(i32, M)], index: usize) {
+    if index < PICKED_MOVES {
+        let mut best = index;
+        for candidate in index + 1..scored.len() {
+            if scored[candidate].0 > scored[best].0 {
+                best = candidate;
+            }
+        }
+        scored.swap(index, best);
+    } else if index == PICKED_MOVES {
+        scored[index..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+    }
+}
+
+/// Plies to cut from a late move's search: more for later moves and deeper searches.
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let reduction = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.5;
+    (reduction as i32).clamp(1, depth - 2)
 }
 
 /// Mate scores are stored as distances from the node, read back relative to the root.

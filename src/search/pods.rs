@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::game::SearchGame;
-use crate::rules::{Bitboard, Move, MoveList, Position, Rules, Side, Variant};
+use crate::rules::{Bitboard, Move, Position, Rules, Side, Variant};
 
 /// Evaluation weights, in one place so they are easy to tune.
 #[derive(Clone, Copy, Debug)]
@@ -172,9 +172,7 @@ impl SearchGame for PodsGame {
     }
 
     fn legal_moves(&self, position: &Position, moves: &mut Vec<Move>) {
-        let mut list = MoveList::new();
-        position.generate_moves(&self.rules, &mut list);
-        moves.extend_from_slice(&list);
+        position.for_each_move(&self.rules, |mv| moves.push(mv));
     }
 
     fn play(&self, position: &Position, mv: Move) -> Position {

@@ -90,12 +90,7 @@ impl TranspositionTable {
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some(Entry {
-            depth: slot.depth(),
-            bound,
-            score: slot.data as u16 as i16 as i32,
-            best_move: slot.best_move(),
-        })
+        Some(Entry { depth: slot.depth(), bound, score: slot.data as u16 as i16 as i32, best_move: slot.best_move() })
     }
 
     /// Stores unless the slot holds a deeper result of this search for another position.
@@ -176,7 +171,10 @@ mod tests {
         let mut table = TranspositionTable::new(1);
         assert_eq!(table.hashfull(), 0);
         for key in 0..table.slots.len() as u64 {
-            table.store(key.wrapping_mul(0x9e37_79b9_7f4a_7c15), Entry { depth: 1, bound: Bound::Exact, score: 0, best_move: None });
+            table.store(
+                key.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                Entry { depth: 1, bound: Bound::Exact, score: 0, best_move: None },
+            );
         }
         assert!(table.hashfull() > 500);
         table.new_search();
