@@ -218,7 +218,7 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         if self.aborted {
             return true;
         }
-        if self.nodes % POLL_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             let over_time = self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
             self.aborted = over_time || self.stop.load(Ordering::Relaxed);
         }
