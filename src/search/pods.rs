@@ -158,6 +158,12 @@ impl PodsGame {
         PodsGame { rules, max_plies, weights: DEFAULT_WEIGHTS }
     }
 
+    /// The same game evaluated with other weights, for tuning.
+    pub fn with_weights(mut self, weights: Weights) -> PodsGame {
+        self.weights = weights;
+        self
+    }
+
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
