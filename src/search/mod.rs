@@ -10,5 +10,5 @@ mod tt;
 pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};
 pub use game::SearchGame;
 pub use limits::{Clock, Limits, TimeBudget};
-pub use pods::{DEFAULT_WEIGHTS, EvalTerms, PodsGame, Weights};
+pub use pods::{EvalTerms, PodsGame, Weights};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -26,15 +26,33 @@ pub struct Weights {
     pub tempo: i32,
 }
 
-pub const DEFAULT_WEIGHTS: Weights = Weights {
-    secure_placement: 60,
-    open_point: 8,
-    placement: 1,
-    pod_in_hand: 120,
-    pod_nearly_blocked: 25,
-    pod_move: 1,
-    tempo: 10,
-};
+impl Weights {
+    /// Weights found by self-play at a fixed node count (the `with_weights` hook).
+    pub const fn for_variant(variant: Variant) -> Weights {
+        match variant {
+            Variant::Standard => Weights {
+                secure_placement: 60,
+                open_point: 8,
+                placement: 1,
+                pod_in_hand: 0,
+                pod_nearly_blocked: 0,
+                pod_move: 0,
+                tempo: 10,
+            },
+            // Mobility counts for much more here: a side with room to place
+            // and move can keep emptying its hand.
+            Variant::Advanced => Weights {
+                secure_placement: 0,
+                open_point: 0,
+                placement: 4,
+                pod_in_hand: 120,
+                pod_nearly_blocked: 25,
+                pod_move: 1,
+                tempo: 10,
+            },
+        }
+    }
+}
 
 /// The evaluation split into its terms, each from the side to move's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,7 +173,7 @@ pub struct PodsGame {
 
 impl PodsGame {
     pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsGame {
-        PodsGame { rules, max_plies, weights: DEFAULT_WEIGHTS }
+        PodsGame { weights: Weights::for_variant(rules.variant()), rules, max_plies }
     }
 
     /// The same game evaluated with other weights, for tuning.
@@ -166,6 +184,11 @@ impl PodsGame {
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The static evaluation's terms, for people (the `eval` command).
+    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+        evaluate_terms(&self.rules, position, &self.weights).0
     }
 }
 
