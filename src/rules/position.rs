@@ -416,6 +416,15 @@ impl Position {
         count
     }
 
+    /// The number of legal moves of pods on the board (advanced game).
+    pub fn count_pod_moves(&self, rules: &Rules) -> u64 {
+        let mut count = 0u64;
+        if !self.last_mover_emptied_hand(rules) {
+            self.for_each_pod_move(rules, |_, targets| count += targets.count() as u64);
+        }
+        count
+    }
+
     /// Whether `mv` is legal here, and if not, why.
     pub fn check(&self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
         if self.last_mover_emptied_hand(rules) {

@@ -296,6 +296,9 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             order_next(&mut scored, index);
             let (move_score, mv) = scored[index];
             let child = self.game.play(position, mv);
+            if depth > 1 {
+                self.tt.prefetch(self.game.hash(&child));
+            }
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {

@@ -156,9 +156,9 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
                     .count() as i32
             };
             terms.pods_nearly_blocked = weights.pod_nearly_blocked * (nearly_blocked(them) - nearly_blocked(us));
-            let legal_moves = position.count_moves(rules);
-            terms.pod_moves = weights.pod_move * (legal_moves as i32 - ours.placements).max(0);
-            legal_moves
+            let pod_moves = position.count_pod_moves(rules);
+            terms.pod_moves = weights.pod_move * pod_moves as i32;
+            if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 + pod_moves }
         }
     };
     (terms, legal_moves)
