@@ -54,8 +54,8 @@ impl Limits {
             let usable = clock.remaining.saturating_sub(self.move_overhead + CLOCK_SAFETY);
             let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
             let share = usable / moves_to_go + clock.increment * 3 / 4;
-            let soft = share.min(usable / 2).max(MIN_THINK);
-            let hard = (soft * 4).min(usable * 2 / 5).max(MIN_THINK);
+            let hard = (share * 4).min(usable * 2 / 5).max(MIN_THINK);
+            let soft = share.min(hard);
             budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
             budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         }
