@@ -76,9 +76,12 @@ impl Game {
         Ok(())
     }
 
-    /// Records that `side` tried an illegal move: it loses.
+    /// Records that `side` tried an illegal move: it loses, unless the game
+    /// was already decided (a move after the end changes nothing).
     pub fn forfeit(&mut self, side: Side) {
-        self.forfeited_by.get_or_insert(side);
+        if self.outcome().is_none() {
+            self.forfeited_by = Some(side);
+        }
     }
 
     /// How often the current position has occurred, this time included.
