@@ -471,6 +471,9 @@ impl Position {
                 }
                 let (dx, dy) = (to.file() - from.file(), to.rank() - from.rank());
                 let distance = dx.abs().max(dy.abs());
+                if distance == 0 {
+                    return Err(Illegal::NotAlongALeg);
+                }
                 let dir = Direction::ALL
                     .into_iter()
                     .find(|d| d.delta() == (dx / distance, dy / distance))
@@ -564,6 +567,14 @@ impl Position {
                 fields.len()
             )));
         }
+        if fields.join(" ") != text {
+            return Err(PositionError(
+                "fields must be separated by single spaces, with no leading or trailing space".into(),
+            ));
+        }
+        if !fields[4].bytes().all(|b| b.is_ascii_digit()) {
+            return Err(PositionError(format!("ply: '{}' is not a whole number of moves", fields[4])));
+        }
         let error = |message: String| PositionError(message);
         let mut position = Position {
             points: [NO_POD; POINTS],
@@ -618,8 +629,16 @@ impl Position {
         }
 
         if fields[2] != "-" {
+            let mut previous: Option<(Side, Pod)> = None;
             for c in fields[2].chars() {
                 let (side, pod) = note_pod(c, "hands")?;
+                if previous.is_some_and(|earlier| earlier > (side, pod)) {
+                    return Err(error(format!(
+                        "hands: '{c}' is out of order: write White's pods (uppercase) then Black's \
+                         (lowercase), each in alphabetical order"
+                    )));
+                }
+                previous = Some((side, pod));
                 position.hands[side.index()].insert(pod);
             }
         }
