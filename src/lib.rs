@@ -4,5 +4,6 @@
 //! `search` (game-agnostic alpha-beta over a small trait) -> `protocol`
 //! (text commands in, replies out). `main.rs` is the command line.
 
+pub mod protocol;
 pub mod rules;
 pub mod search;

@@ -1,1 +1,260 @@
-fn main() {}
+//! The `podium` command line. With no subcommand it speaks the protocol on
+//! stdin/stdout (protocol.md); the subcommands serve scripts: perft, bench
+//! and analyse. Errors are one line on stderr and a non-zero exit.
+
+use std::io;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use podium::protocol::bench;
+use podium::protocol::options::HASH_MEGABYTES;
+use podium::protocol::report::{bestmove_line, search_and_report};
+use podium::rules::{Board, Game, Move, PodSet, Position, Rotation, Rules, Variant, divide, perft};
+use podium::search::{Limits, Searcher};
+
+#[derive(Parser)]
+#[command(
+    name = "podium",
+    version,
+    about = "Podium, a game engine for Pods.",
+    long_about = "Podium, a game engine for Pods. With no subcommand it speaks UGI (and UCI's handshake) on \
+                  stdin/stdout: see protocol.md. Logs go to stderr; set RUST_LOG=debug to see every line."
+)]
+struct Cli {
+    #[command(subcommand)]
+    task: Option<Task>,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Count the move sequences of a given length from a position (perft).
+    Perft(PerftArgs),
+    /// Search fixed positions to a fixed depth and print the node count (the
+    /// same for every run of the same binary) and the speed.
+    Bench(BenchArgs),
+    /// Search one position: print the info lines and the best move.
+    Analyse(AnalyseArgs),
+}
+
+/// The game to look at: rules and starting position.
+#[derive(Args)]
+struct GameArgs {
+    /// The game: standard or advanced.
+    #[arg(long)]
+    variant: Variant,
+    /// A position line to start from instead of the start position.
+    #[arg(long, value_name = "POSITION")]
+    fen: Option<String>,
+    /// The board's rotation for the start position: 0, 90, 180 or 270.
+    #[arg(long, conflicts_with = "fen")]
+    rotation: Option<Rotation>,
+    /// The board in its one-line form (default: the default board).
+    #[arg(long)]
+    board: Option<Board>,
+    /// The pod set in its one-line form (default: the default set).
+    #[arg(long)]
+    pods: Option<PodSet>,
+    /// Advanced game: placements need a liberty, as in the standard game.
+    #[arg(long)]
+    placement_liberty: bool,
+}
+
+impl GameArgs {
+    fn game(&self, moves: &[String]) -> anyhow::Result<Game> {
+        let rules = Arc::new(Rules::new(
+            self.variant,
+            self.board.unwrap_or_default(),
+            self.pods.clone().unwrap_or_default(),
+            self.placement_liberty,
+        ));
+        let start = match &self.fen {
+            Some(line) => Position::parse(line, &rules)?,
+            None => Position::start(&rules, self.rotation.unwrap_or_default()),
+        };
+        let mut game = Game::new(rules, start);
+        // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
+        for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
+            let mv: Move = text.parse().with_context(|| format!("move {index}"))?;
+            game.play(mv).with_context(|| format!("illegal move {mv} at index {index}"))?;
+        }
+        Ok(game)
+    }
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// How many moves deep to count.
+    #[arg(long)]
+    depth: u32,
+    /// One line per legal move with its count, before the total.
+    #[arg(long)]
+    divide: bool,
+}
+
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct BenchArgs {
+    #[command(subcommand)]
+    kind: Option<BenchKind>,
+    /// The depth each position is searched to.
+    #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
+    depth: u32,
+}
+
+#[derive(Subcommand)]
+enum BenchKind {
+    /// Leaf nodes per second of perft(4) from the start, in both variants.
+    Perft,
+}
+
+#[derive(Args)]
+struct AnalyseArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Moves to play from the position before searching.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    #[command(flatten)]
+    limit: AnalyseLimit,
+    /// Print one JSON object per line instead of protocol lines.
+    #[arg(long)]
+    json: bool,
+    /// The hash table's size in megabytes.
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
+    hash: u64,
+}
+
+#[derive(Args)]
+#[group(required = true, multiple = false)]
+struct AnalyseLimit {
+    /// Search this many milliseconds.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Search this many moves deep.
+    #[arg(long)]
+    depth: Option<u32>,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout with success.
+        Err(error) if !error.use_stderr() => error.exit(),
+        Err(error) => {
+            // clap's first paragraph says what is wrong (on one line or two);
+            // usage and tips follow after a blank line.
+            let message = error.to_string();
+            let what: Vec<&str> = message.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+            eprintln!("podium: {}", what.join(" ").trim_start_matches("error: "));
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match cli.task {
+        None => {
+            podium::protocol::run(io::stdin().lock(), io::stdout());
+            Ok(())
+        }
+        Some(Task::Perft(args)) => run_perft(&args),
+        Some(Task::Bench(args)) => run_bench(&args),
+        Some(Task::Analyse(args)) => run_analyse(&args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("podium: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
+    let game = args.game.game(&[])?;
+    let (rules, position) = (game.rules(), game.position());
+    let started = Instant::now();
+    let total = if args.divide && args.depth > 0 {
+        let counts = divide(rules, position, args.depth);
+        for (mv, count) in &counts {
+            println!("{mv}: {count}");
+        }
+        counts.iter().map(|&(_, count)| count).sum()
+    } else {
+        perft(rules, position, args.depth)
+    };
+    println!("nodes {total}");
+    log::info!("perft {} in {} ms", args.depth, started.elapsed().as_millis());
+    Ok(())
+}
+
+fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    if let Some(BenchKind::Perft) = args.kind {
+        for run in bench::perft_speed() {
+            println!(
+                "perft {} {}: {} nodes {} ms {} nps",
+                run.variant,
+                run.depth,
+                run.nodes,
+                run.elapsed.as_millis(),
+                per_second(run.nodes, run.elapsed)
+            );
+        }
+        return Ok(());
+    }
+    if args.depth == 0 {
+        bail!("--depth must be at least 1");
+    }
+    let total = bench::run(args.depth, |index, run| {
+        let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
+        println!(
+            "position {}/{} {} {}: bestmove {best} nodes {} time {} ms",
+            index + 1,
+            bench::POSITIONS.len(),
+            run.position.variant,
+            run.position.line,
+            run.nodes,
+            run.elapsed.as_millis()
+        );
+    });
+    println!("Bench: {} nodes {} nps", total.nodes, per_second(total.nodes, total.elapsed));
+    Ok(())
+}
+
+fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
+    let game = args.game.game(&args.moves)?;
+    if let Some(outcome) = game.outcome() {
+        if args.json {
+            println!("{{\"type\":\"gameover\",\"outcome\":\"{outcome}\"}}");
+            println!("{{\"type\":\"bestmove\",\"move\":null}}");
+        } else {
+            println!("info string game over: {outcome}");
+            println!("{}", bestmove_line(None));
+        }
+        return Ok(());
+    }
+    let limits = Limits {
+        depth: args.limit.depth,
+        movetime: args.limit.movetime.map(Duration::from_millis),
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(args.hash as usize);
+    let best = search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| {
+        println!("{}", if args.json { info.to_json() } else { info.to_string() });
+    });
+    if args.json {
+        let mv = best.map_or("null".to_string(), |mv| format!("\"{mv}\""));
+        println!("{{\"type\":\"bestmove\",\"move\":{mv}}}");
+    } else {
+        println!("{}", bestmove_line(best));
+    }
+    Ok(())
+}
+
+fn per_second(count: u64, elapsed: Duration) -> u64 {
+    (count as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64
+}

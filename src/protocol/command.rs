@@ -1,0 +1,573 @@
+//! One input line -> one typed `Command`, or a `CommandError` that says what
+//! is wrong and what was expected. Parsing knows nothing of the engine's
+//! state: positions and moves are checked against the rules when executed.
+
+use std::fmt;
+use std::num::NonZeroU32;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::rules::{Rotation, Side, Variant};
+use crate::search::{Clock, Limits};
+
+/// Everything a controller or a person can ask of the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `ugi` or `uci`: identify, declare the options, confirm.
+    Handshake(Dialect),
+    /// `isready`: answered with `readyok` at once, even during a search.
+    IsReady,
+    /// `newgame [standard|advanced] [rotation R]`, `uginewgame`, `ucinewgame`.
+    NewGame {
+        variant: Option<Variant>,
+        rotation: Option<Rotation>,
+    },
+    /// `setoption name <name> [value <value>]`; the name may hold spaces.
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    /// `position (startpos | fen <position line>) [moves <move>...]`. Moves
+    /// stay text: one that does not even parse counts as an illegal move.
+    Position {
+        start: Start,
+        moves: Vec<String>,
+    },
+    Go(Go),
+    Stop,
+    Quit,
+    Query(Query),
+    /// `d`: the board picture with the pods, the position line, the turn.
+    Display,
+    /// `moves`: the legal moves.
+    Moves,
+    /// `eval`: the static evaluation and its terms.
+    Eval,
+}
+
+/// Which handshake the controller speaks; only the confirmation differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Ugi,
+    Uci,
+}
+
+impl Dialect {
+    /// The line that ends the handshake.
+    pub fn confirmation(self) -> &'static str {
+        match self {
+            Dialect::Ugi => "ugiok",
+            Dialect::Uci => "uciok",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The start position of the current rules and rotation.
+    StartPos,
+    /// A position line (five fields), checked when executed.
+    Fen(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Go {
+    Search(SearchParams),
+    /// `go perft <depth>`.
+    Perft(u32),
+}
+
+/// The limits of a `go`, as given. Clocks are indexed by `Side::index()`:
+/// White is p1 (`p1time` = `wtime`), Black is p2.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchParams {
+    pub movetime: Option<Duration>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+    pub time: [Option<Duration>; 2],
+    pub increment: [Option<Duration>; 2],
+    pub moves_to_go: Option<u32>,
+}
+
+impl SearchParams {
+    /// The search limits for `side` to move: only its own clock counts. A
+    /// bare `go` searches until `stop`, like `go infinite`.
+    pub fn limits(&self, side: Side, move_overhead: Duration) -> Result<Limits, String> {
+        let clock_given = self.time.iter().chain(&self.increment).any(Option::is_some) || self.moves_to_go.is_some();
+        let clock = match self.time[side.index()] {
+            Some(remaining) => Some(Clock {
+                remaining,
+                increment: self.increment[side.index()].unwrap_or_default(),
+                moves_to_go: self.moves_to_go,
+            }),
+            None if clock_given => {
+                let (player, field, uci_field) = match side {
+                    Side::White => ("p1 (White)", "p1time", "wtime"),
+                    Side::Black => ("p2 (Black)", "p2time", "btime"),
+                };
+                return Err(format!("go: no time given for the side to move, {player}: add {field} or {uci_field}"));
+            }
+            None => None,
+        };
+        let nothing_limits = self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none() && clock.is_none();
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: self.movetime,
+            clock,
+            infinite: self.infinite || nothing_limits,
+            move_overhead,
+        })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Query {
+    GameOver,
+    P1Turn,
+    Result,
+    Fen,
+    /// The move as text: one that does not parse is simply not legal.
+    IsLegal(String),
+}
+
+/// Why a line is not a command, in words a person can act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    Empty,
+    UnknownCommand(String),
+    /// Something required is not there.
+    Missing {
+        command: &'static str,
+        expected: &'static str,
+    },
+    /// A word that does not belong where it stands.
+    Unexpected {
+        command: &'static str,
+        found: String,
+        expected: &'static str,
+    },
+    /// A word that should be a number of some kind.
+    BadNumber {
+        command: &'static str,
+        field: &'static str,
+        found: String,
+        expected: &'static str,
+    },
+    Repeated {
+        command: &'static str,
+        field: &'static str,
+    },
+}
+
+/// The commands, for the error about an unknown one.
+const COMMAND_NAMES: &str =
+    "ugi, uci, isready, setoption, newgame, uginewgame, ucinewgame, position, go, stop, quit, query, d, moves, eval";
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CommandError::Empty => f.write_str("empty line"),
+            CommandError::UnknownCommand(word) => {
+                write!(f, "unknown command '{}' (commands: {COMMAND_NAMES})", shorten(word))
+            }
+            CommandError::Missing { command, expected } => write!(f, "{command}: missing {expected}"),
+            CommandError::Unexpected { command, found, expected } => {
+                write!(f, "{command}: unexpected '{}', expected {expected}", shorten(found))
+            }
+            CommandError::BadNumber { command, field, found, expected } => {
+                write!(f, "{command}: {field} needs {expected}, not '{}'", shorten(found))
+            }
+            CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
+        }
+    }
+}
+
+impl std::error::Error for CommandError {}
+
+/// A word of input as quoted in a message: long garbage is cut short.
+pub fn shorten(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    if text.chars().count() <= MAX_CHARS {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(MAX_CHARS).collect();
+        format!("{head}...")
+    }
+}
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    fn from_str(line: &str) -> Result<Command, CommandError> {
+        let mut words = line.split_whitespace();
+        let Some(name) = words.next() else {
+            return Err(CommandError::Empty);
+        };
+        let rest: Vec<&str> = words.collect();
+        let no_arguments = |command: &'static str, value: Command| match rest.first() {
+            None => Ok(value),
+            Some(word) => Err(CommandError::Unexpected { command, found: word.to_string(), expected: "nothing" }),
+        };
+        match name {
+            "ugi" => no_arguments("ugi", Command::Handshake(Dialect::Ugi)),
+            "uci" => no_arguments("uci", Command::Handshake(Dialect::Uci)),
+            "isready" => no_arguments("isready", Command::IsReady),
+            "uginewgame" => no_arguments("uginewgame", Command::NewGame { variant: None, rotation: None }),
+            "ucinewgame" => no_arguments("ucinewgame", Command::NewGame { variant: None, rotation: None }),
+            "newgame" => parse_newgame(&rest),
+            "setoption" => parse_setoption(line),
+            "position" => parse_position(&rest),
+            "go" => parse_go(&rest).map(Command::Go),
+            "stop" => no_arguments("stop", Command::Stop),
+            "quit" => no_arguments("quit", Command::Quit),
+            "query" => parse_query(&rest).map(Command::Query),
+            "d" => no_arguments("d", Command::Display),
+            "moves" => no_arguments("moves", Command::Moves),
+            "eval" => no_arguments("eval", Command::Eval),
+            _ => Err(CommandError::UnknownCommand(name.to_string())),
+        }
+    }
+}
+
+fn parse_newgame(words: &[&str]) -> Result<Command, CommandError> {
+    const COMMAND: &str = "newgame";
+    const EXPECTED: &str = "'standard', 'advanced' or 'rotation <0|90|180|270>'";
+    let (mut variant, mut rotation) = (None, None);
+    let mut words = words.iter();
+    while let Some(&word) = words.next() {
+        match word {
+            "standard" | "advanced" => {
+                if variant.is_some() {
+                    return Err(CommandError::Repeated { command: COMMAND, field: "variant" });
+                }
+                variant = word.parse().ok();
+            }
+            "rotation" => {
+                if rotation.is_some() {
+                    return Err(CommandError::Repeated { command: COMMAND, field: "rotation" });
+                }
+                let value = words.next().ok_or(CommandError::Missing { command: COMMAND, expected: "a rotation" })?;
+                rotation = Some(value.parse().map_err(|_| CommandError::BadNumber {
+                    command: COMMAND,
+                    field: "rotation",
+                    found: value.to_string(),
+                    expected: "0, 90, 180 or 270",
+                })?);
+            }
+            _ => {
+                return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
+            }
+        }
+    }
+    Ok(Command::NewGame { variant, rotation })
+}
+
+/// `setoption name <name words> [value <rest of the line>]`: the value is
+/// taken from the line as written, inner spaces included.
+fn parse_setoption(line: &str) -> Result<Command, CommandError> {
+    const COMMAND: &str = "setoption";
+    let words: Vec<(usize, &str)> = words_with_offsets(line).collect();
+    match words.get(1) {
+        Some((_, "name")) => {}
+        Some((_, word)) => {
+            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "'name'" });
+        }
+        None => return Err(CommandError::Missing { command: COMMAND, expected: "'name <option> value <value>'" }),
+    }
+    let value_at = words.iter().skip(2).position(|&(_, word)| word == "value").map(|index| index + 2);
+    let name_words = &words[2..value_at.unwrap_or(words.len())];
+    if name_words.is_empty() {
+        return Err(CommandError::Missing { command: COMMAND, expected: "an option name after 'name'" });
+    }
+    let name = name_words.iter().map(|&(_, word)| word).collect::<Vec<_>>().join(" ");
+    let value = value_at.map(|index| {
+        let (offset, word) = words[index];
+        line[offset + word.len()..].trim().to_string()
+    });
+    Ok(Command::SetOption { name, value: value.filter(|value| !value.is_empty()) })
+}
+
+/// The whitespace-separated words of `line`, each with its byte offset.
+fn words_with_offsets(line: &str) -> impl Iterator<Item = (usize, &str)> {
+    line.split_whitespace().map(move |word| (word.as_ptr() as usize - line.as_ptr() as usize, word))
+}
+
+fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
+    const COMMAND: &str = "position";
+    let moves_at = words.iter().position(|&word| word == "moves");
+    let (head, moves) = match moves_at {
+        Some(index) => (&words[..index], words[index + 1..].iter().map(|word| word.to_string()).collect()),
+        None => (words, Vec::new()),
+    };
+    let start = match head.first() {
+        None => {
+            return Err(CommandError::Missing { command: COMMAND, expected: "'startpos' or 'fen <position line>'" });
+        }
+        Some(&"startpos") => {
+            if let Some(word) = head.get(1) {
+                return Err(CommandError::Unexpected {
+                    command: COMMAND,
+                    found: word.to_string(),
+                    expected: "'moves'",
+                });
+            }
+            Start::StartPos
+        }
+        Some(&"fen") if head.len() == 1 => {
+            return Err(CommandError::Missing { command: COMMAND, expected: "the position line after 'fen'" });
+        }
+        Some(&"fen") => Start::Fen(head[1..].join(" ")),
+        Some(word) => {
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: "'startpos' or 'fen'",
+            });
+        }
+    };
+    Ok(Command::Position { start, moves })
+}
+
+/// What a word of `go` sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GoField {
+    MoveTime,
+    Depth,
+    Nodes,
+    Infinite,
+    MovesToGo,
+    Time(Side),
+    Increment(Side),
+}
+
+/// The words of `go`: the UCI clock names set the same fields as the UGI
+/// ones (White is p1).
+const GO_FIELDS: [(&str, GoField); 13] = [
+    ("movetime", GoField::MoveTime),
+    ("depth", GoField::Depth),
+    ("nodes", GoField::Nodes),
+    ("infinite", GoField::Infinite),
+    ("movestogo", GoField::MovesToGo),
+    ("p1time", GoField::Time(Side::White)),
+    ("wtime", GoField::Time(Side::White)),
+    ("p2time", GoField::Time(Side::Black)),
+    ("btime", GoField::Time(Side::Black)),
+    ("p1inc", GoField::Increment(Side::White)),
+    ("winc", GoField::Increment(Side::White)),
+    ("p2inc", GoField::Increment(Side::Black)),
+    ("binc", GoField::Increment(Side::Black)),
+];
+
+fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
+    const COMMAND: &str = "go";
+    const EXPECTED: &str = "movetime, depth, nodes, infinite, p1time, p2time, p1inc, p2inc, wtime, btime, winc, binc, \
+                            movestogo or perft";
+    if words.first() == Some(&"perft") {
+        let depth = number(COMMAND, "perft", words.get(1).copied(), "a depth (a whole number)")?;
+        if let Some(word) = words.get(2) {
+            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "nothing" });
+        }
+        return Ok(Go::Perft(depth));
+    }
+    let mut params = SearchParams::default();
+    let mut seen: Vec<GoField> = Vec::new();
+    let mut words = words.iter();
+    while let Some(&word) = words.next() {
+        let Some(&(spelled, field)) = GO_FIELDS.iter().find(|&&(spelled, _)| spelled == word) else {
+            let expected = if word == "perft" { "'perft <depth>' alone" } else { EXPECTED };
+            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected });
+        };
+        if seen.contains(&field) {
+            return Err(CommandError::Repeated { command: COMMAND, field: spelled });
+        }
+        seen.push(field);
+        // Every field but `infinite` takes the next word as its value.
+        let mut value = || words.next().copied();
+        match field {
+            GoField::Infinite => params.infinite = true,
+            GoField::MoveTime => params.movetime = Some(milliseconds(spelled, value())?),
+            GoField::Depth => {
+                let depth: NonZeroU32 = number(COMMAND, spelled, value(), "a depth of at least 1")?;
+                params.depth = Some(depth.get());
+            }
+            GoField::Nodes => params.nodes = Some(number(COMMAND, spelled, value(), "a whole number of nodes")?),
+            GoField::MovesToGo => {
+                params.moves_to_go = Some(number(COMMAND, spelled, value(), "a whole number of moves")?)
+            }
+            GoField::Time(side) => params.time[side.index()] = Some(clock_milliseconds(spelled, value())?),
+            GoField::Increment(side) => params.increment[side.index()] = Some(clock_milliseconds(spelled, value())?),
+        }
+    }
+    Ok(Go::Search(params))
+}
+
+fn number<T: FromStr>(
+    command: &'static str,
+    field: &'static str,
+    word: Option<&str>,
+    expected: &'static str,
+) -> Result<T, CommandError> {
+    let word = word.ok_or(CommandError::Missing { command, expected })?;
+    word.parse().map_err(|_| CommandError::BadNumber { command, field, found: word.to_string(), expected })
+}
+
+fn milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
+    number("go", field, word, "a whole number of milliseconds").map(Duration::from_millis)
+}
+
+/// Clock times may be negative (a controller's clock that ran out): zero.
+fn clock_milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
+    let ms: i64 = number("go", field, word, "a whole number of milliseconds")?;
+    Ok(Duration::from_millis(ms.max(0) as u64))
+}
+
+fn parse_query(words: &[&str]) -> Result<Query, CommandError> {
+    const COMMAND: &str = "query";
+    const EXPECTED: &str = "gameover, p1turn, result, fen or islegal <move>";
+    let query = match words.first() {
+        None => return Err(CommandError::Missing { command: COMMAND, expected: EXPECTED }),
+        Some(&"gameover") => Query::GameOver,
+        Some(&"p1turn") => Query::P1Turn,
+        Some(&"result") => Query::Result,
+        Some(&"fen") => Query::Fen,
+        Some(&"islegal") => {
+            let mv =
+                words.get(1).ok_or(CommandError::Missing { command: COMMAND, expected: "a move after islegal" })?;
+            if let Some(word) = words.get(2) {
+                return Err(CommandError::Unexpected {
+                    command: COMMAND,
+                    found: word.to_string(),
+                    expected: "one move",
+                });
+            }
+            return Ok(Query::IsLegal(mv.to_string()));
+        }
+        Some(word) => {
+            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
+        }
+    };
+    match words.get(1) {
+        None => Ok(query),
+        Some(word) => Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "nothing" }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Command, CommandError> {
+        line.parse()
+    }
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn simple_commands_parse_and_reject_extra_words() {
+        assert_eq!(parse("ugi"), Ok(Command::Handshake(Dialect::Ugi)));
+        assert_eq!(parse("  uci  "), Ok(Command::Handshake(Dialect::Uci)));
+        assert_eq!(parse("isready"), Ok(Command::IsReady));
+        assert_eq!(parse("uginewgame"), Ok(Command::NewGame { variant: None, rotation: None }));
+        assert_eq!(parse("d"), Ok(Command::Display));
+        assert!(matches!(parse("quit now"), Err(CommandError::Unexpected { .. })));
+        assert_eq!(parse("   "), Err(CommandError::Empty));
+        assert_eq!(parse("hello"), Err(CommandError::UnknownCommand("hello".into())));
+    }
+
+    #[test]
+    fn newgame_takes_variant_and_rotation_in_any_order() {
+        let expected = Command::NewGame { variant: Some(Variant::Advanced), rotation: Some(Rotation::R90) };
+        assert_eq!(parse("newgame advanced rotation 90"), Ok(expected.clone()));
+        assert_eq!(parse("newgame rotation 90 advanced"), Ok(expected));
+        assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("0, 90, 180 or 270"));
+        assert!(parse("newgame chess").is_err());
+        assert!(parse("newgame standard advanced").is_err());
+    }
+
+    #[test]
+    fn setoption_keeps_spaces_in_names_and_values() {
+        assert_eq!(
+            parse("setoption name Move Overhead value 1 2  3 "),
+            Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("1 2  3".into()) })
+        );
+        assert_eq!(parse("setoption name hash"), Ok(Command::SetOption { name: "hash".into(), value: None }));
+        assert_eq!(parse("setoption name Board value "), Ok(Command::SetOption { name: "Board".into(), value: None }));
+        assert!(parse("setoption hash 1").is_err());
+        assert!(parse("setoption name value 3").is_err());
+        assert!(parse("setoption").is_err());
+    }
+
+    #[test]
+    fn position_splits_start_and_moves() {
+        assert_eq!(
+            parse("position startpos moves A@c3 b@d4"),
+            Ok(Command::Position { start: Start::StartPos, moves: vec!["A@c3".into(), "b@d4".into()] })
+        );
+        assert_eq!(
+            parse("position fen 6/6/6/6/6/6  w AB 0 0 moves"),
+            Ok(Command::Position { start: Start::Fen("6/6/6/6/6/6 w AB 0 0".into()), moves: vec![] })
+        );
+        assert!(parse("position").is_err());
+        assert!(parse("position fen").is_err());
+        assert!(parse("position startpos A@c3").is_err());
+        assert!(parse("position somewhere").is_err());
+    }
+
+    #[test]
+    fn go_reads_every_limit_and_both_clock_spellings() {
+        let Ok(Command::Go(Go::Search(params))) = parse("go p1time 1000 p2time -5 p1inc 10 binc 20 movestogo 3") else {
+            panic!("not a search");
+        };
+        assert_eq!(params.time, [Some(ms(1000)), Some(ms(0))]);
+        assert_eq!(params.increment, [Some(ms(10)), Some(ms(20))]);
+        assert_eq!(params.moves_to_go, Some(3));
+        assert_eq!(parse("go perft 3"), Ok(Command::Go(Go::Perft(3))));
+        for bad in [
+            "go movetime",
+            "go movetime abc",
+            "go depth -1",
+            "go depth 0",
+            "go nodes 1.5",
+            "go wtime 1 p1time 2",
+            "go ponder",
+            "go perft",
+            "go perft 2 3",
+            "go depth 99999999999",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_the_side_to_move_clock_counts() {
+        let Ok(Command::Go(Go::Search(params))) = parse("go wtime 60000 btime 300 winc 5 binc 7") else {
+            panic!("not a search");
+        };
+        let limits = params.limits(Side::Black, ms(10)).unwrap();
+        let clock = limits.clock.unwrap();
+        assert_eq!((clock.remaining, clock.increment), (ms(300), ms(7)));
+        assert!(!limits.infinite);
+        let only_white = SearchParams { time: [Some(ms(1000)), None], ..SearchParams::default() };
+        assert!(only_white.limits(Side::Black, ms(10)).unwrap_err().contains("p2time"));
+        assert!(SearchParams::default().limits(Side::White, ms(10)).unwrap().infinite);
+    }
+
+    #[test]
+    fn queries_parse() {
+        assert_eq!(parse("query p1turn"), Ok(Command::Query(Query::P1Turn)));
+        assert_eq!(parse("query islegal A@c3"), Ok(Command::Query(Query::IsLegal("A@c3".into()))));
+        assert!(parse("query").is_err());
+        assert!(parse("query islegal").is_err());
+        assert!(parse("query weather").is_err());
+    }
+
+    #[test]
+    fn long_words_are_cut_short_in_messages() {
+        let error = parse(&"x".repeat(100_000)).unwrap_err().to_string();
+        assert!(error.len() < 300, "{error}");
+    }
+}

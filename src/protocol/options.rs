@@ -1,0 +1,222 @@
+//! The engine's options: their names, types, defaults and ranges (declared
+//! in the handshake), and how a `setoption` value is read.
+
+use std::ops::RangeInclusive;
+use std::time::Duration;
+
+use crate::rules::{Board, PodSet, Rotation, Rules, Variant};
+
+/// Everything `setoption` can change.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub hash_megabytes: usize,
+    pub threads: usize,
+    pub variant: Variant,
+    pub rotation: Rotation,
+    pub board: Board,
+    pub pods: PodSet,
+    pub placement_liberty: bool,
+    pub move_overhead: Duration,
+    /// A game reaching this ply is drawn; 0 means no limit.
+    pub max_plies: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            hash_megabytes: 64,
+            threads: 1,
+            variant: Variant::Standard,
+            rotation: Rotation::R0,
+            board: Board::default(),
+            pods: PodSet::default(),
+            placement_liberty: false,
+            move_overhead: Duration::from_millis(10),
+            max_plies: 0,
+        }
+    }
+}
+
+impl Settings {
+    /// The rules these settings describe.
+    pub fn rules(&self) -> Rules {
+        Rules::new(self.variant, self.board, self.pods.clone(), self.placement_liberty)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineOption {
+    Hash,
+    Threads,
+    Variant,
+    Rotation,
+    Board,
+    Pods,
+    PlacementLiberty,
+    MoveOverhead,
+    MaxPlies,
+}
+
+/// Pods trees are small: a gigabyte is plenty, and a larger table could not
+/// be allocated on every machine.
+pub const HASH_MEGABYTES: RangeInclusive<u64> = 1..=1024;
+const THREADS: RangeInclusive<u64> = 1..=256;
+const MOVE_OVERHEAD_MS: RangeInclusive<u64> = 0..=5000;
+const MAX_PLIES: RangeInclusive<u64> = 0..=100_000;
+
+impl EngineOption {
+    pub const ALL: [EngineOption; 9] = [
+        EngineOption::Hash,
+        EngineOption::Threads,
+        EngineOption::Variant,
+        EngineOption::Rotation,
+        EngineOption::Board,
+        EngineOption::Pods,
+        EngineOption::PlacementLiberty,
+        EngineOption::MoveOverhead,
+        EngineOption::MaxPlies,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineOption::Hash => "Hash",
+            EngineOption::Threads => "Threads",
+            EngineOption::Variant => "Variant",
+            EngineOption::Rotation => "Rotation",
+            EngineOption::Board => "Board",
+            EngineOption::Pods => "Pods",
+            EngineOption::PlacementLiberty => "PlacementLiberty",
+            EngineOption::MoveOverhead => "MoveOverhead",
+            EngineOption::MaxPlies => "MaxPlies",
+        }
+    }
+
+    /// The option of that name, in any case (controllers send `hash`).
+    pub fn find(name: &str) -> Option<EngineOption> {
+        EngineOption::ALL.into_iter().find(|option| option.name().eq_ignore_ascii_case(name))
+    }
+
+    /// Every option name, for messages.
+    pub fn names() -> String {
+        EngineOption::ALL.map(EngineOption::name).join(", ")
+    }
+
+    /// Whether setting it starts a new game: it changes the rules or the start.
+    pub fn starts_new_game(self) -> bool {
+        matches!(
+            self,
+            EngineOption::Variant
+                | EngineOption::Rotation
+                | EngineOption::Board
+                | EngineOption::Pods
+                | EngineOption::PlacementLiberty
+        )
+    }
+
+    /// The handshake line that declares it, with the default value.
+    pub fn declaration(self) -> String {
+        let defaults = Settings::default();
+        let name = self.name();
+        let spin = |default: u64, range: RangeInclusive<u64>| {
+            format!("option name {name} type spin default {default} min {} max {}", range.start(), range.end())
+        };
+        match self {
+            EngineOption::Hash => spin(defaults.hash_megabytes as u64, HASH_MEGABYTES),
+            EngineOption::Threads => spin(defaults.threads as u64, THREADS),
+            EngineOption::Variant => {
+                format!("option name {name} type combo default {} var standard var advanced", defaults.variant)
+            }
+            EngineOption::Rotation => {
+                format!("option name {name} type combo default {} var 0 var 90 var 180 var 270", defaults.rotation)
+            }
+            EngineOption::Board => format!("option name {name} type string default {}", defaults.board.one_line()),
+            EngineOption::Pods => format!("option name {name} type string default {}", defaults.pods),
+            EngineOption::PlacementLiberty => {
+                format!("option name {name} type check default {}", defaults.placement_liberty)
+            }
+            EngineOption::MoveOverhead => spin(defaults.move_overhead.as_millis() as u64, MOVE_OVERHEAD_MS),
+            EngineOption::MaxPlies => spin(defaults.max_plies as u64, MAX_PLIES),
+        }
+    }
+}
+
+impl Settings {
+    /// Reads `value` into `option`; on error nothing changes and the message
+    /// says what was expected.
+    pub fn set(&mut self, option: EngineOption, value: &str) -> Result<(), String> {
+        let name = option.name();
+        let spin = |range: RangeInclusive<u64>| {
+            value.parse::<u64>().ok().filter(|number| range.contains(number)).ok_or_else(|| {
+                format!("{name}: '{value}' is not a whole number from {} to {}", range.start(), range.end())
+            })
+        };
+        match option {
+            EngineOption::Hash => self.hash_megabytes = spin(HASH_MEGABYTES)? as usize,
+            EngineOption::Threads => self.threads = spin(THREADS)? as usize,
+            EngineOption::MoveOverhead => self.move_overhead = Duration::from_millis(spin(MOVE_OVERHEAD_MS)?),
+            EngineOption::MaxPlies => self.max_plies = spin(MAX_PLIES)? as u32,
+            EngineOption::Variant => self.variant = value.parse().map_err(|e| format!("{name}: {e}"))?,
+            EngineOption::Rotation => self.rotation = value.parse().map_err(|e| format!("{name}: {e}"))?,
+            EngineOption::Board => {
+                self.board = Board::from_one_line(value).map_err(|e| format!("{name} (one-line form): {e}"))?
+            }
+            EngineOption::Pods => self.pods = value.parse().map_err(|e| format!("{name}: {e}"))?,
+            EngineOption::PlacementLiberty => {
+                self.placement_liberty = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(format!("{name}: '{value}' is neither true nor false")),
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_found_in_any_case() {
+        assert_eq!(EngineOption::find("hash"), Some(EngineOption::Hash));
+        assert_eq!(EngineOption::find("MAXPLIES"), Some(EngineOption::MaxPlies));
+        assert_eq!(EngineOption::find("ownbook"), None);
+    }
+
+    #[test]
+    fn declarations_carry_the_defaults() {
+        assert_eq!(EngineOption::Hash.declaration(), "option name Hash type spin default 64 min 1 max 1024");
+        assert_eq!(
+            EngineOption::Variant.declaration(),
+            "option name Variant type combo default standard var standard var advanced"
+        );
+        assert!(EngineOption::Board.declaration().ends_with(&Board::default().one_line()));
+        for option in EngineOption::ALL {
+            assert!(!option.declaration().ends_with(' '), "{option:?}");
+        }
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut settings = Settings::default();
+        for (option, value) in [
+            (EngineOption::Hash, "0"),
+            (EngineOption::Hash, "lots"),
+            (EngineOption::Variant, "chess"),
+            (EngineOption::Rotation, "45"),
+            (EngineOption::Board, "o-o"),
+            (EngineOption::Pods, "A="),
+            (EngineOption::PlacementLiberty, "yes"),
+            (EngineOption::MaxPlies, "-1"),
+        ] {
+            let error = settings.set(option, value).unwrap_err();
+            assert!(error.starts_with(option.name()), "{error}");
+        }
+        assert_eq!(settings.hash_megabytes, 64);
+        assert_eq!(settings.variant, Variant::Standard);
+        settings.set(EngineOption::Variant, "Advanced").unwrap();
+        settings.set(EngineOption::PlacementLiberty, "TRUE").unwrap();
+        assert_eq!((settings.variant, settings.placement_liberty), (Variant::Advanced, true));
+    }
+}

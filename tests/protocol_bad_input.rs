@@ -1,0 +1,123 @@
+//! Every kind of bad input line: each gets one `info string error` line (an
+//! empty line gets nothing), changes nothing, and the next command works.
+
+mod protocol_common;
+
+use protocol_common::{EngineProcess, REPLY_TIMEOUT};
+
+/// A game in progress, so that "nothing changed" means something.
+const SETUP: &str = "position startpos moves A@c1 n@d5 N@b6";
+const SETUP_LINE: &str = "1N4/3n2/6/6/6/2A3 b BCDEFGHIJKLMabcdefghijklm 0 3";
+
+/// Sends `bad` (raw bytes, newline included), expects exactly `expected_errors`
+/// error lines for it, and checks the position and the engine still work.
+fn check_bad_input(engine: &mut EngineProcess, bad: &[u8], expected_errors: usize) -> Vec<String> {
+    engine.transcript.push(format!("> {}", String::from_utf8_lossy(&bad[..bad.len().min(80)])));
+    engine.send_bytes(bad);
+    let replies = engine.sync();
+    let what = String::from_utf8_lossy(&bad[..bad.len().min(60)]).into_owned();
+    assert_eq!(replies.len(), expected_errors, "{what:?} gave {replies:?}");
+    for reply in &replies {
+        assert!(reply.starts_with("info string error: "), "{what:?} gave {reply:?}");
+        assert!(!reply.ends_with(' ') && reply.len() < 600, "{what:?} gave {reply:?}");
+    }
+    assert_eq!(engine.query("fen"), SETUP_LINE, "{what:?} changed the position");
+    assert_eq!(engine.query("result"), "none", "{what:?} changed the game");
+    replies
+}
+
+fn line(text: &str) -> Vec<u8> {
+    format!("{text}\n").into_bytes()
+}
+
+#[test]
+fn bad_lines_are_reported_and_change_nothing() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (line("hello world"), "unknown command 'hello'"),
+        (line("Position startpos"), "unknown command 'Position'"),
+        (line("position"), "position: missing 'startpos' or 'fen <position line>'"),
+        (line("position somewhere"), "position: unexpected 'somewhere'"),
+        (line("position startpos A@c3"), "position: unexpected 'A@c3', expected 'moves'"),
+        (line("position fen"), "position: missing the position line"),
+        (line("position fen 6/6/6 w AB 0 0"), "invalid position: board: expected 6 ranks"),
+        (line("position fen 6/6/6/6/6/6 w AB 0"), "invalid position: expected 5 fields"),
+        (line("position fen 6/6/6/6/6/6 x AB 0 0"), "invalid position: side: 'x' is not a side"),
+        (line("position fen 7/6/6/6/6/6 w AB 0 0"), "invalid position: board rank 6: '7' is not an empty run 1-6"),
+        (line("position fen 6/6/6/6/6/6 w AAB 0 0"), "invalid position: hands: pod 'A' appears twice"),
+        (line("position fen 6/6/6/6/6/6 w AB 45 0"), "invalid position: rotation"),
+        (line("position fen 6/6/6/6/6/6 w AB 0 -1"), "invalid position: ply"),
+        (line("position fen 6/6/6/6/6/6 w Z 0 0 moves A@c3"), "invalid position: hands: 'Z' is not a pod"),
+        (line("setoption name Hash value lots"), "Hash: 'lots' is not a whole number from 1 to 1024"),
+        (line("setoption name Hash value 0"), "Hash: '0' is not a whole number from 1 to 1024"),
+        (line("setoption name Variant value chess"), "Variant: 'chess' is not a variant"),
+        (line("setoption name Rotation value 45"), "Rotation: '45' is not a rotation"),
+        (line("setoption name Board value o-o-o"), "Board (one-line form): invalid board"),
+        (line("setoption name Pods value A=Q:s"), "Pods:"),
+        (line("setoption name PlacementLiberty value maybe"), "PlacementLiberty: 'maybe' is neither true nor false"),
+        (line("setoption name MaxPlies value -3"), "MaxPlies: '-3' is not a whole number"),
+        (line("setoption name Hash"), "setoption: Hash needs a value"),
+        (line("setoption name NoSuchOption value 1"), "unknown option 'NoSuchOption' ignored"),
+        (line("setoption Hash 16"), "setoption: unexpected 'Hash', expected 'name'"),
+        (line("go movetime abc"), "go: movetime needs a whole number of milliseconds, not 'abc'"),
+        (line("go depth -3"), "go: depth needs a depth of at least 1, not '-3'"),
+        (line("go depth 0"), "go: depth needs a depth of at least 1, not '0'"),
+        (line("go nodes 1e9"), "go: nodes needs a whole number of nodes, not '1e9'"),
+        (line("go wtime x btime 100"), "go: wtime needs a whole number of milliseconds, not 'x'"),
+        (line("go movetime"), "go: missing a whole number of milliseconds"),
+        (line("go depth 3 depth 4"), "go: 'depth' is given twice"),
+        (line("go p1time 10 wtime 10"), "go: 'wtime' is given twice"),
+        (line("go ponder"), "go: unexpected 'ponder'"),
+        (line("go perft x"), "go: perft needs a depth"),
+        (line("query"), "query: missing gameover, p1turn, result, fen or islegal <move>"),
+        (line("query weather"), "query: unexpected 'weather'"),
+        (line("query islegal"), "query: missing a move after islegal"),
+        (line("newgame chess"), "newgame: unexpected 'chess'"),
+        (line("newgame rotation 45"), "newgame: rotation needs 0, 90, 180 or 270, not '45'"),
+        (line("isready now"), "isready: unexpected 'now', expected nothing"),
+        (b"go \xff\xfe depth 2\n".to_vec(), "line ignored: not valid UTF-8 after the first 3 bytes"),
+        (line(&"x".repeat(200_000)), "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+        (line(&format!("position fen {}", "6/".repeat(100_000))), "invalid position: expected 5 fields"),
+        (line(&"y".repeat(3_000_000)), "line longer than 1048576 bytes ignored"),
+    ];
+    for (bad, expected) in cases {
+        let replies = check_bad_input(&mut engine, &bad, 1);
+        assert!(replies[0].contains(expected), "expected {expected:?} in {:?}", replies[0]);
+    }
+}
+
+#[test]
+fn empty_and_blank_lines_are_ignored_silently() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    for blank in [&b"\n"[..], b"   \t \n", b"\r\n"] {
+        check_bad_input(&mut engine, blank, 0);
+    }
+}
+
+#[test]
+fn a_bad_line_during_a_search_leaves_it_running() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    engine.send("go infinite");
+    for bad in ["position fen nonsense", "setoption name Hash value lots", "go movetime soon", "flip the board"] {
+        engine.send(bad);
+        let lines = engine.read_until(|line| line.starts_with("info string"), REPLY_TIMEOUT);
+        assert!(lines.last().unwrap().starts_with("info string error: "), "{lines:?}");
+        assert!(lines.iter().all(|line| !line.starts_with("bestmove")), "{bad} stopped the search: {lines:?}");
+    }
+    engine.send("stop");
+    engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert_eq!(engine.query("fen"), SETUP_LINE);
+}
+
+#[test]
+fn unknown_option_names_from_tournament_managers_are_reported_and_ignored() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    for name in ["debug", "ownbook"] {
+        let replies = check_bad_input(&mut engine, &line(&format!("setoption name {name} value false")), 1);
+        assert!(replies[0].starts_with(&format!("info string error: unknown option '{name}' ignored")), "{replies:?}");
+    }
+}

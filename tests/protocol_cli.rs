@@ -1,0 +1,127 @@
+//! The command line: perft, bench, analyse, help, and one-line errors.
+
+use std::process::{Command, Output};
+
+fn podium(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_podium")).args(args).output().expect("the podium binary runs")
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    assert!(output.status.success(), "{:?}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect()
+}
+
+/// The node count of `Bench: <nodes> nodes <nps> nps`, the last line.
+fn bench_nodes(args: &[&str]) -> u64 {
+    let lines = stdout_lines(&podium(args));
+    let last = lines.last().expect("output");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert!(matches!(words[..], ["Bench:", _, "nodes", _, "nps"]), "{last:?}");
+    assert!(words[3].parse::<u64>().is_ok(), "{last:?}");
+    words[1].parse().expect("a node count")
+}
+
+#[test]
+fn the_bench_node_count_is_the_same_on_every_run() {
+    let first = bench_nodes(&["bench", "--depth", "4"]);
+    assert!(first > 1000, "{first}");
+    assert_eq!(bench_nodes(&["bench", "--depth", "4"]), first);
+    assert!(bench_nodes(&["bench", "--depth", "5"]) > first, "deeper searches more");
+}
+
+#[test]
+fn bench_perft_reports_both_variants() {
+    let lines = stdout_lines(&podium(&["bench", "perft"]));
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (line, variant) in lines.iter().zip(["standard", "advanced"]) {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert!(matches!(words[..], ["perft", v, "4:", _, "nodes", _, "ms", _, "nps"] if v == variant), "{line:?}");
+    }
+}
+
+#[test]
+fn perft_counts_match_the_rules() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--variant", "standard", "--depth", "2"], "nodes 27610"),
+        (&["--variant", "advanced", "--depth", "2"], "nodes 30956"),
+        (&["--variant", "standard", "--rotation", "90", "--depth", "2"], "nodes 27905"),
+        (
+            &["--variant", "advanced", "--fen", "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "--depth", "1"],
+            "nodes 72",
+        ),
+        (&["--variant", "standard", "--depth", "0"], "nodes 1"),
+    ];
+    for (args, expected) in cases {
+        let lines = stdout_lines(&podium(&[&["perft"], args].concat()));
+        assert_eq!(lines, [expected], "{args:?}");
+    }
+    let lines = stdout_lines(&podium(&["perft", "--variant", "standard", "--depth", "2", "--divide"]));
+    assert_eq!(lines.len(), 72);
+    let total: u64 = lines[..71].iter().map(|line| line.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 27610);
+    assert_eq!(lines[71], "nodes 27610");
+}
+
+#[test]
+fn perft_takes_other_rules() {
+    let pods = "A=W:s,E:s;B=N:l,S:s;C=N:s";
+    let lines = stdout_lines(&podium(&["perft", "--variant", "advanced", "--pods", pods, "--depth", "1"]));
+    assert_eq!(lines.len(), 1);
+    let liberty = stdout_lines(&podium(&["perft", "--variant", "advanced", "--placement-liberty", "--depth", "2"]));
+    let free = stdout_lines(&podium(&["perft", "--variant", "advanced", "--depth", "2"]));
+    assert_ne!(liberty, free, "placements need a liberty with --placement-liberty");
+}
+
+#[test]
+fn analyse_prints_info_lines_then_the_best_move() {
+    let lines = stdout_lines(&podium(&["analyse", "--variant", "advanced", "--moves", "A@c3", "b@d4", "--depth", "3"]));
+    let (bestmove, infos) = lines.split_last().unwrap();
+    assert_eq!(infos.len(), 3, "{lines:?}");
+    assert!(infos.iter().all(|line| line.starts_with("info depth ")), "{lines:?}");
+    let mv = bestmove.strip_prefix("bestmove ").expect("bestmove <move>");
+    assert!(infos[2].contains(&format!(" pv {mv}")), "{lines:?}");
+
+    let lines = stdout_lines(&podium(&["analyse", "--variant", "standard", "--movetime", "100", "--json"]));
+    let (bestmove, infos) = lines.split_last().unwrap();
+    for info in infos {
+        assert!(info.starts_with("{\"type\":\"info\",\"depth\":") && info.ends_with("]}"), "{info}");
+        assert!(info.contains("\"score\":{\"cp\":") || info.contains("\"score\":{\"mate\":"), "{info}");
+    }
+    assert!(bestmove.starts_with("{\"type\":\"bestmove\",\"move\":\"") && bestmove.ends_with("\"}"), "{bestmove}");
+
+    let lines =
+        stdout_lines(&podium(&["analyse", "--variant", "standard", "--fen", "6/6/6/6/6/6 w abc 0 3", "--depth", "2"]));
+    assert_eq!(lines, ["info string game over: Black wins (opponent has no legal move)", "bestmove (none)"]);
+}
+
+#[test]
+fn help_works_everywhere() {
+    for args in [&["--help"][..], &["perft", "--help"], &["bench", "--help"], &["analyse", "--help"], &["--version"]] {
+        let output = podium(args);
+        assert!(output.status.success(), "{args:?}");
+        assert!(!output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn command_line_errors_are_one_line_and_fail() {
+    let cases: [&[&str]; 9] = [
+        &["nonsense"],
+        &["perft", "--variant", "chess", "--depth", "2"],
+        &["perft", "--variant", "standard"],
+        &["perft", "--variant", "standard", "--depth", "x"],
+        &["perft", "--variant", "standard", "--fen", "garbage", "--depth", "1"],
+        &["perft", "--variant", "standard", "--fen", "6/6/6/6/6/6 w A 0 0", "--rotation", "90", "--depth", "1"],
+        &["analyse", "--variant", "standard"],
+        &["analyse", "--variant", "standard", "--depth", "2", "--moves", "A@c3", "A@c3"],
+        &["bench", "--depth", "0"],
+    ];
+    for args in cases {
+        let output = podium(args);
+        assert!(!output.status.success(), "{args:?} succeeded");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("podium: "), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}

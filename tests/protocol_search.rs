@@ -1,0 +1,179 @@
+//! `go` in all its forms through the real binary: legal answers, time
+//! limits, `go infinite` with `isready` and `stop`, `quit` and the end of
+//! input during a search, and commands that arrive while one runs.
+
+mod protocol_common;
+
+use std::time::{Duration, Instant};
+
+use protocol_common::{EngineProcess, REPLY_TIMEOUT, check_search_output, has_form, is_move};
+
+#[test]
+fn go_depth_3_returns_a_legal_move_in_both_variants() {
+    for variant in ["standard", "advanced"] {
+        let mut engine = EngineProcess::start();
+        engine.send(&format!("newgame {variant}"));
+        engine.send("position startpos moves A@c3");
+        let (infos, mv) = engine.search("go depth 3", REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert_eq!(infos.len(), 3, "one line per depth: {infos:?}");
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{variant}: {mv}");
+        // Every PV is legal move after move: replay each through the engine.
+        for info in &infos {
+            let pv = info.split(" pv ").nth(1).expect("a pv");
+            engine.send(&format!("position startpos moves A@c3 {pv}"));
+            assert_eq!(engine.sync(), Vec::<String>::new(), "{variant}: PV {pv} is not legal");
+        }
+    }
+}
+
+#[test]
+fn go_nodes_and_go_depth_combine_with_the_first_limit_winning() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    let (infos, mv) = engine.search("go nodes 2000", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+    let (infos, mv) = engine.search("go depth 2 movetime 60000", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+    assert!(infos.last().unwrap().starts_with("info depth 2 "), "{infos:?}");
+}
+
+#[test]
+fn go_movetime_200_answers_in_time() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame advanced");
+    engine.send("position startpos");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    let sent = Instant::now();
+    let (infos, mv) = engine.search("go movetime 200", REPLY_TIMEOUT);
+    let elapsed = sent.elapsed();
+    check_search_output(&infos, &mv);
+    assert!(elapsed < Duration::from_millis(1500), "took {elapsed:?}");
+}
+
+#[test]
+fn the_clock_of_the_side_to_move_counts() {
+    let mut engine = EngineProcess::start();
+    // Black to move with 300 ms left, White with a minute.
+    engine.send("position startpos moves A@c3");
+    for go in ["go p1time 60000 p2time 300 p1inc 0 p2inc 0", "go wtime 60000 btime 300"] {
+        let sent = Instant::now();
+        let (infos, mv) = engine.search(go, REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert!(sent.elapsed() < Duration::from_millis(300), "{go}: took {:?}", sent.elapsed());
+    }
+    // A go that gives no time to the side to move is refused, not guessed.
+    engine.send("go p1time 1000");
+    let error = engine.read_line(REPLY_TIMEOUT);
+    assert_eq!(error, "info string error: go: no time given for the side to move, p2 (Black): add p2time or btime");
+}
+
+#[test]
+fn go_infinite_answers_isready_at_once_and_stops_promptly() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    // Nothing but info lines until stop.
+    let quiet_until = Instant::now() + Duration::from_millis(400);
+    while let Some(line) = engine.try_read_line(quiet_until.saturating_duration_since(Instant::now())) {
+        assert!(line.starts_with("info depth "), "before stop: {line:?}");
+    }
+    let sent = Instant::now();
+    engine.send("isready");
+    let lines = engine.read_until(|line| line == "readyok", REPLY_TIMEOUT);
+    assert!(sent.elapsed() < Duration::from_millis(100), "readyok after {:?}", sent.elapsed());
+    assert!(lines.iter().all(|line| line == "readyok" || line.starts_with("info depth ")), "{lines:?}");
+    let sent = Instant::now();
+    engine.send("stop");
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    let elapsed = sent.elapsed();
+    assert!(elapsed < Duration::from_millis(100), "bestmove {elapsed:?} after stop");
+    let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(is_move(mv), "{lines:?}");
+    // Exactly one bestmove: nothing more comes, and stop when idle is silent.
+    engine.send("stop");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+}
+
+#[test]
+fn a_search_stopped_at_once_still_prints_an_info_line_and_a_legal_move() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame advanced");
+    engine.send("position startpos moves A@c3 b@d4");
+    engine.send("go infinite");
+    engine.send("stop");
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    let (bestmove, infos) = lines.split_last().unwrap();
+    let mv = bestmove.strip_prefix("bestmove ").unwrap();
+    check_search_output(infos, mv);
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+}
+
+#[test]
+fn quit_during_a_search_exits_at_once() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.read_line(REPLY_TIMEOUT);
+    let sent = Instant::now();
+    engine.send("quit");
+    let status = engine.wait_exit(Duration::from_secs(5)).expect("the engine exits");
+    assert!(status.success(), "{status:?}");
+    assert!(sent.elapsed() < Duration::from_millis(300), "exit took {:?}", sent.elapsed());
+}
+
+#[test]
+fn the_end_of_input_during_a_search_ends_it_cleanly() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.read_line(REPLY_TIMEOUT);
+    engine.close_stdin();
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert!(has_form("bestmove <move>", lines.last().unwrap()), "{lines:?}");
+    let status = engine.wait_exit(Duration::from_secs(5)).expect("the engine exits");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn commands_during_a_search_stop_it_first_and_say_so_with_its_bestmove() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.read_line(REPLY_TIMEOUT);
+    // Queries and bad lines leave the search running.
+    assert_eq!(engine.query("fen"), protocol_common::START);
+    engine.send("go depth banana");
+    let lines = engine.read_until(|line| line.starts_with("info string"), REPLY_TIMEOUT);
+    assert!(lines.iter().all(|line| !line.starts_with("bestmove")), "{lines:?}");
+    // A new position stops it: its bestmove first, then the new position holds.
+    engine.send("position startpos moves A@c3");
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert!(has_form("bestmove <move>", lines.last().unwrap()), "{lines:?}");
+    assert_eq!(engine.query("p1turn"), "false");
+    // A go during a search: the first search answers, then the second.
+    engine.send("go infinite");
+    engine.send("go depth 1");
+    let first = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    let second = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    for lines in [&first, &second] {
+        let (bestmove, infos) = lines.split_last().unwrap();
+        check_search_output(infos, bestmove.strip_prefix("bestmove ").unwrap());
+    }
+    assert_eq!(engine.sync(), Vec::<String>::new(), "exactly one bestmove per go");
+}
+
+#[test]
+fn go_perft_lists_each_move_then_the_total() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    engine.send("go perft 2");
+    let lines = engine.read_until(|line| line.starts_with("nodes "), REPLY_TIMEOUT);
+    assert_eq!(lines.len(), 71 + 1, "71 first moves in the standard game");
+    for line in &lines[..71] {
+        let (mv, count) = line.split_once(": ").expect("<move>: <count>");
+        assert!(is_move(mv) && count.parse::<u64>().is_ok(), "{line:?}");
+    }
+    assert_eq!(lines[71], "nodes 27610");
+}

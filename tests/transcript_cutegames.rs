@@ -1,0 +1,199 @@
+//! Replays, line for line, what the cutegames tournament manager sends
+//! during a game (its UGI engine driver and `play_game` loop), with two
+//! Podium processes as the players, and checks the exact form of every
+//! reply. cutegames: `ugi`, options in lowercase, `isready`, `uginewgame`,
+//! then per move `position` + `query p1turn` on engine 1, `isready`,
+//! `position` twice and `query gameover` on the side to move, `go p1time ..
+//! p2time .. p1inc .. p2inc ..`; at the end `query gameover` and `query
+//! result` on both, which must agree, and `quit`.
+
+mod protocol_common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use podium::rules::{Game, Outcome, Position, Rotation, Rules, Side, Variant};
+use protocol_common::{EngineProcess, INFO_FORM, REPLY_TIMEOUT, has_form};
+
+/// One line must come, of exactly this form.
+fn expect(engine: &mut EngineProcess, form: &str) -> String {
+    let line = engine.read_line(REPLY_TIMEOUT);
+    assert!(has_form(form, &line), "expected /{form}/, got {line:?}; transcript:\n{}", engine.dump());
+    line
+}
+
+fn expect_answer(engine: &mut EngineProcess, form: &str) -> String {
+    expect(engine, &format!("response {form}")).trim_start_matches("response ").to_string()
+}
+
+struct Match {
+    engines: [EngineProcess; 2],
+    options: Vec<(&'static str, &'static str)>,
+    clock: [i64; 2],
+    increment: i64,
+}
+
+impl Match {
+    fn new(options: Vec<(&'static str, &'static str)>, clock_ms: i64, increment_ms: i64) -> Match {
+        Match {
+            engines: [EngineProcess::start(), EngineProcess::start()],
+            options,
+            clock: [clock_ms; 2],
+            increment: increment_ms,
+        }
+    }
+
+    /// cutegames' `UGIEngine::init` and its options.
+    fn init(&mut self) {
+        for engine in &mut self.engines {
+            engine.send("ugi");
+            expect(engine, &format!("id name Podium {}", env!("CARGO_PKG_VERSION")));
+            expect(engine, "id author the Podium developers");
+            loop {
+                let line = engine.read_line(REPLY_TIMEOUT);
+                if line == "ugiok" {
+                    break;
+                }
+                assert!(has_form("option name <word> type <word> default <rest>", &line), "{line:?}");
+                assert!(!line.ends_with(' '), "{line:?}");
+            }
+            for (name, value) in &self.options {
+                engine.send(&format!("setoption name {name} value {value}"));
+            }
+        }
+    }
+
+    fn position_command(moves: &[String]) -> String {
+        if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        }
+    }
+
+    /// cutegames' `is_p1_turn`: always asked of engine 1.
+    fn is_p1_turn(&mut self, moves: &[String]) -> bool {
+        let engine = &mut self.engines[0];
+        engine.send(&Self::position_command(moves));
+        engine.send("query p1turn");
+        expect_answer(engine, "true|false") == "true"
+    }
+
+    fn is_gameover(engine: &mut EngineProcess, moves: &[String]) -> bool {
+        engine.send(&Self::position_command(moves));
+        engine.send("query gameover");
+        expect_answer(engine, "true|false") == "true"
+    }
+
+    fn is_ready(engine: &mut EngineProcess) {
+        engine.send("isready");
+        expect(engine, "readyok");
+    }
+
+    /// cutegames' `play_game`: returns the moves and the agreed result.
+    fn play_game(&mut self) -> (Vec<String>, String) {
+        for engine in &mut self.engines {
+            Self::is_ready(engine);
+        }
+        for engine in &mut self.engines {
+            engine.send("uginewgame");
+        }
+        let mut moves: Vec<String> = Vec::new();
+        assert!(self.is_p1_turn(&moves), "White (p1) moves first");
+        loop {
+            let p1_turn = self.is_p1_turn(&moves);
+            let us = if p1_turn { 0 } else { 1 };
+            let go = format!(
+                "go p1time {} p2time {} p1inc {} p2inc {}",
+                self.clock[0], self.clock[1], self.increment, self.increment
+            );
+            let engine = &mut self.engines[us];
+            Self::is_ready(engine);
+            engine.send(&Self::position_command(&moves));
+            if Self::is_gameover(engine, &moves) {
+                break;
+            }
+            let sent = Instant::now();
+            engine.send(&go);
+            let mut infos = 0;
+            let mv = loop {
+                let line = engine.read_line(REPLY_TIMEOUT);
+                if let Some(mv) = line.strip_prefix("bestmove ") {
+                    assert!(has_form("bestmove <move>", &line), "{line:?}");
+                    break mv.to_string();
+                }
+                assert!(has_form(INFO_FORM, &line), "bad line during a search: {line:?}");
+                infos += 1;
+            };
+            assert!(infos > 0, "no info line before bestmove {mv}");
+            // cutegames' clock: a side whose time runs out loses.
+            let side = if p1_turn { 0 } else { 1 };
+            self.clock[side] -= sent.elapsed().as_millis() as i64;
+            assert!(self.clock[side] > 0, "p{} ran out of time after {} moves", side + 1, moves.len());
+            self.clock[side] += self.increment;
+            moves.push(mv);
+        }
+        // Both engines must agree on the end and the result.
+        let mut answers = Vec::new();
+        for engine in &mut self.engines {
+            Self::is_ready(engine);
+            engine.send(&Self::position_command(&moves));
+            let gameover = Self::is_gameover(engine, &moves);
+            engine.send(&Self::position_command(&moves));
+            engine.send("query result");
+            answers.push((gameover, expect_answer(engine, "p1win|p2win|draw|none")));
+        }
+        assert_eq!(answers[0], answers[1], "the engines disagree");
+        assert!(answers[0].0, "gameover");
+        (moves, answers[0].1.clone())
+    }
+
+    fn quit(&mut self) {
+        for engine in &mut self.engines {
+            engine.send("quit");
+            let status = engine.wait_exit(Duration::from_secs(5)).expect("the engine exits on quit");
+            assert!(status.success());
+            assert_eq!(engine.try_read_line(Duration::from_millis(50)), None, "output after quit");
+        }
+    }
+}
+
+/// The result the rules library gives the same moves.
+fn library_result(variant: Variant, max_plies: u32, moves: &[String]) -> &'static str {
+    let rules = Arc::new(Rules::default_for(variant));
+    let mut game = Game::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0)).with_max_plies(max_plies);
+    for mv in moves {
+        game.play(mv.parse().expect("a move")).expect("a legal move");
+    }
+    match game.outcome() {
+        Some(Outcome::Win { winner: Side::White, .. }) => "p1win",
+        Some(Outcome::Win { winner: Side::Black, .. }) => "p2win",
+        Some(Outcome::Draw(_)) => "draw",
+        None => "none",
+    }
+}
+
+#[test]
+fn a_standard_game_as_cutegames_plays_it() {
+    let mut game = Match::new(vec![("hash", "128"), ("threads", "1")], 2000, 20);
+    game.init();
+    let (moves, result) = game.play_game();
+    assert_eq!(result, library_result(Variant::Standard, 0, &moves), "moves: {moves:?}");
+    // A second game in the same processes, as in a match.
+    game.clock = [2000; 2];
+    let (moves, result) = game.play_game();
+    assert_eq!(result, library_result(Variant::Standard, 0, &moves), "moves: {moves:?}");
+    game.quit();
+}
+
+#[test]
+fn an_advanced_game_as_cutegames_plays_it() {
+    // Advanced games run long: a ply limit keeps the test short, and an
+    // increment of 50 ms keeps the clock clear of a loaded machine's delays.
+    let options = vec![("hash", "16"), ("threads", "1"), ("variant", "advanced"), ("maxplies", "80")];
+    let mut game = Match::new(options, 1000, 50);
+    game.init();
+    let (moves, result) = game.play_game();
+    assert_eq!(result, library_result(Variant::Advanced, 80, &moves), "moves: {moves:?}");
+    game.quit();
+}
