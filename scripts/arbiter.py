@@ -1,0 +1,1780 @@
+#!/usr/bin/env python3
+"""Podium arbiter: engine-versus-engine matches and a protocol self-test for Pods engines.
+
+    arbiter.py --engine name=new cmd=./target/release/podium \\
+               --engine name=base cmd=/path/to/old/podium option.Hash=32 \\
+               --variant advanced --games 200 --concurrency 2 --tc 1+0.01
+    arbiter.py compliance --engine cmd=./target/release/podium
+
+A separate, trusted Podium process (the referee) judges every move and every
+game end; the playing engines only ever propose moves. Every wait on an engine
+has a timeout, every fault is charged to the engine that made it, and every
+finished game is written at once as one JSON line, so a match can be resumed.
+Python 3.11 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import json
+import math
+import os
+import queue
+import random
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+
+WHITE, BLACK = "white", "black"
+ROTATIONS = (0, 90, 180, 270)
+VARIANTS = ("standard", "advanced")
+# Why a game ended when an engine broke the rules of the match.
+ENGINE_FAULTS = ("illegal move", "crash", "stall", "time forfeit", "protocol error")
+
+MOVE_RE = re.compile(r"^(?:[A-Za-z]@[a-f][1-6]|[a-f][1-6][a-f][1-6])$")
+POSITION_RE = re.compile(r"^[1-6A-Za-z/]+ [wb] (?:[A-Z]*[a-z]*|-) (?:0|90|180|270) \d+$")
+OPTION_RE = re.compile(r"^option name (?P<name>.+?) type (?P<type>\S+)(?: .*)?$")
+NO_MOVE = "(none)"
+
+Z_95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+GAME_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL+DD, WD, WW (pair points / 2)
+
+
+# ----------------------------------------------------------------------------
+# Errors
+
+
+class UsageError(Exception):
+    """Bad command line, or an engine that cannot be used at all: one line, exit 2."""
+
+
+class RefereeError(Exception):
+    """The trusted referee failed, so nothing more can be judged: exit 1."""
+
+
+class EngineFault(Exception):
+    """An engine broke the rules of the match; it loses the game it is in."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+class ProcessDied(Exception):
+    """The child process could not be started, or its output ended."""
+
+
+class StartFailed(ProcessDied):
+    """The command could not be executed at all."""
+
+
+class ReadTimeout(Exception):
+    """No line arrived before the deadline."""
+
+
+class Interrupted(Exception):
+    """SIGINT or SIGTERM arrived; the arbiter winds down and exits non-zero."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+# ----------------------------------------------------------------------------
+# Child processes
+
+
+class ChildRegistry:
+    """Every process the arbiter starts, so that none outlives it."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._children: set[EngineProcess] = set()
+        self._closed = False
+
+    def add(self, child: EngineProcess) -> bool:
+        """Registers a child; False once shutting down (the caller must kill it)."""
+        with self._lock:
+            if self._closed:
+                return False
+            self._children.add(child)
+            return True
+
+    def discard(self, child: EngineProcess) -> None:
+        with self._lock:
+            self._children.discard(child)
+
+    def kill_all(self) -> None:
+        """Kills every child and refuses new ones from now on."""
+        with self._lock:
+            self._closed = True
+            children = list(self._children)
+        for child in children:
+            child.kill()
+
+
+CHILDREN = ChildRegistry()
+
+
+class Transcript:
+    """Optional log of all engine traffic (--log), for debugging protocol problems."""
+
+    def __init__(self, path: str | None):
+        self._file = open(path, "a", encoding="utf-8") if path else None
+        self._lock = threading.Lock()
+        self._start = time.monotonic()
+        self._prefix = ""
+
+    def tagged(self, prefix: str) -> Transcript:
+        """The same log, with lines marked by prefix (which worker's engine spoke)."""
+        view = Transcript(None)
+        view._file, view._lock, view._start, view._prefix = self._file, self._lock, self._start, prefix
+        return view
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+
+    def write(self, label: str, direction: str, line: str) -> None:
+        if self._file is None:
+            return
+        with self._lock:
+            self._file.write(f"{time.monotonic() - self._start:10.3f} {self._prefix}{label} {direction} {line}\n")
+            self._file.flush()
+
+
+class EngineProcess:
+    """One child process; a reader thread feeds its output lines to a queue so reads can time out."""
+
+    def __init__(self, argv: list[str], label: str, cwd: str | None = None, transcript: Transcript | None = None):
+        self.label = label
+        self._transcript = transcript or Transcript(None)
+        self._lines: queue.Queue[tuple[str | None, float]] = queue.Queue()
+        self._ended = False
+        try:
+            # A session of its own: our Ctrl-C is ours to handle, and killpg reaches any grandchildren.
+            self._proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                cwd=cwd, text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True)
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise StartFailed(f"cannot start {shlex.join(argv)}: {reason}") from None
+        if not CHILDREN.add(self):
+            self.kill()
+            raise ProcessDied("the arbiter is shutting down")
+        threading.Thread(target=self._pump, name=f"reader {label}", daemon=True).start()
+
+    def _pump(self) -> None:
+        try:
+            for raw in self._proc.stdout:
+                stamp = time.monotonic()
+                line = raw.rstrip("\r\n")
+                self._transcript.write(self.label, "<", line)
+                self._lines.put((line, stamp))
+        except (OSError, ValueError):
+            pass
+        with contextlib.suppress(OSError):
+            self._proc.stdout.close()  # this thread is the only reader
+        self._lines.put((None, time.monotonic()))
+
+    @property
+    def alive(self) -> bool:
+        return not self._ended and self._proc.poll() is None
+
+    def send(self, line: str) -> None:
+        self._transcript.write(self.label, ">", line)
+        try:
+            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.flush()
+        except (OSError, ValueError):
+            raise ProcessDied(f"{self.label} is gone (writing {line!r})") from None
+
+    def read(self, deadline: float) -> tuple[str, float]:
+        """The next line and when it arrived; raises ReadTimeout or ProcessDied."""
+        if self._ended:
+            raise ProcessDied(f"{self.label} exited{self._exit_status()}")
+        try:
+            line, stamp = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise ReadTimeout() from None
+        if line is None:
+            self._ended = True
+            raise ProcessDied(f"{self.label} exited{self._exit_status()}")
+        return line, stamp
+
+    def pending(self) -> list[str]:
+        """Lines already waiting, without blocking (an end of output is remembered, not raised)."""
+        lines = []
+        while not self._ended:
+            try:
+                line, _ = self._lines.get_nowait()
+            except queue.Empty:
+                break
+            if line is None:
+                self._ended = True
+            else:
+                lines.append(line)
+        return lines
+
+    def _exit_status(self) -> str:
+        try:
+            code = self._proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return " (closed its output)"
+        if code >= 0:
+            return f" (exit code {code})"
+        try:
+            return f" (killed by {signal.Signals(-code).name})"
+        except ValueError:
+            return f" (signal {-code})"
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self._proc.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=5)
+        with contextlib.suppress(OSError, ValueError):
+            self._proc.stdin.close()  # stdout is left to the reader thread, which meets its end
+        CHILDREN.discard(self)
+
+    def close(self, grace: float = 1.0) -> None:
+        """Asks the engine to quit, then kills whatever is left of it."""
+        with contextlib.suppress(ProcessDied):
+            if self.alive:
+                self.send("quit")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=grace)
+        self.kill()
+
+
+# ----------------------------------------------------------------------------
+# Engines speaking the protocol
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    startup: float = 10.0  # seconds from `ugi` to `ugiok`
+    ready: float = 10.0  # seconds from `isready` (or a query) to its answer
+    stall: float = 60.0  # seconds to wait for `bestmove` when no clock limits the search
+
+
+@dataclass
+class EngineSpec:
+    name: str
+    argv: list[str]
+    options: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+
+
+def deadline_seconds(deadline: float) -> str:
+    return f"{max(0.0, deadline - time.monotonic()):.1f} s"
+
+
+class UgiEngine:
+    """A process that speaks the UGI handshake; every wait is bounded and a failure is an EngineFault."""
+
+    def __init__(self, argv: list[str], label: str, timeouts: Timeouts,
+                 cwd: str | None = None, transcript: Transcript | None = None):
+        self.argv = argv
+        self.label = label
+        self.timeouts = timeouts
+        self.cwd = cwd
+        self.transcript = transcript
+        self.process: EngineProcess | None = None
+        self.options: dict[str, str] = {}  # lower-case name -> name as declared
+        self.id_name = ""
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.alive
+
+    def start(self) -> None:
+        self.kill()
+        try:
+            self.process = EngineProcess(self.argv, self.label, self.cwd, self.transcript)
+        except ProcessDied as error:
+            raise EngineFault("crash", str(error)) from None
+        self.send("ugi")
+        self._read_handshake()
+
+    def _read_handshake(self) -> None:
+        deadline = time.monotonic() + self.timeouts.startup
+        while True:
+            line = self.read_line(deadline, "ugiok")
+            if line.strip() == "ugiok":
+                return
+            if option := OPTION_RE.match(line):
+                self.options[option["name"].lower()] = option["name"]
+            elif line.startswith("id name "):
+                self.id_name = line[len("id name "):].strip()
+
+    def _running_process(self) -> EngineProcess:
+        if self.process is None:
+            raise EngineFault("crash", f"{self.label} is not running")
+        return self.process
+
+    def send(self, line: str) -> None:
+        try:
+            self._running_process().send(line)
+        except ProcessDied as error:
+            raise EngineFault("crash", str(error)) from None
+
+    def read_line(self, deadline: float, awaited: str) -> str:
+        try:
+            return self._running_process().read(deadline)[0]
+        except ProcessDied as error:
+            raise EngineFault("crash", f"{error} while waiting for {awaited}") from None
+        except ReadTimeout:
+            raise EngineFault("stall", f"{self.label}: no {awaited} within {deadline_seconds(deadline)}") from None
+
+    def sync(self) -> None:
+        """isready -> readyok; anything printed before the answer is left behind."""
+        self.send("isready")
+        deadline = time.monotonic() + self.timeouts.ready
+        while self.read_line(deadline, "readyok").strip() != "readyok":
+            pass
+
+    def set_option(self, name: str, value: str) -> None:
+        self.send(f"setoption name {name} value {value}")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.close()
+            self.process = None
+
+
+class Player(UgiEngine):
+    """A playing engine: restarted when broken, asked for one move at a time."""
+
+    def __init__(self, spec: EngineSpec, variant: str, timeouts: Timeouts, transcript: Transcript | None = None):
+        super().__init__(spec.argv, spec.name, timeouts, spec.cwd, transcript)
+        self.spec = spec
+        self.variant = variant
+
+    def launch(self) -> None:
+        self.start()
+        self.set_option("Variant", self.variant)
+        for name, value in self.spec.options.items():
+            self.set_option(name, value)
+        self.sync()
+
+    def undeclared_options(self) -> list[str]:
+        return [name for name in self.spec.options if name.lower() not in self.options]
+
+    def prepare_for_game(self) -> None:
+        """A responsive engine that knows a new game starts; a dead one is started afresh."""
+        if not self.running:
+            self.launch()
+        self._running_process().pending()  # output left over from the last game
+        self.send("uginewgame")
+        self.sync()
+
+    def best_move(self, position_command: str, go_command: str, limit: float | None) -> tuple[str, float]:
+        """Sends the position and `go`; returns the move and the seconds from `go` to `bestmove`.
+
+        limit: seconds after which the move is a time forfeit; None = no clock (stall timeout)."""
+        process = self._running_process()
+        process.pending()  # a stale line must not pass for the answer
+        self.send(position_command)
+        self.send(go_command)
+        sent = time.monotonic()
+        wait = self.timeouts.stall if limit is None else limit
+        while True:
+            try:
+                line, stamp = process.read(sent + wait)
+            except ProcessDied as error:
+                raise EngineFault("crash", f"{error} while searching") from None
+            except ReadTimeout:
+                reason = "stall" if limit is None else "time forfeit"
+                raise EngineFault(reason, f"no bestmove within {wait * 1000:.0f} ms") from None
+            move = parse_search_output(line)
+            if move is not None:
+                return move, stamp - sent
+
+
+def parse_search_output(line: str) -> str | None:
+    """The move of a `bestmove` line, None for harmless lines; garbage is a protocol error."""
+    words = line.split()
+    if not words or words[0] in ("info", "readyok"):
+        return None
+    well_formed = (words[0] == "bestmove" and len(words) in (2, 4)
+                   and (len(words) == 2 or words[2] == "ponder")
+                   and (words[1] == NO_MOVE or MOVE_RE.match(words[1])))
+    if not well_formed:
+        raise EngineFault("protocol error", f"unexpected output {line[:80]!r}")
+    return words[1]
+
+
+class Referee(UgiEngine):
+    """The trusted judge: legality, game end and result come from here, never from the players."""
+
+    def __init__(self, argv: list[str], variant: str, timeouts: Timeouts, transcript: Transcript | None = None):
+        super().__init__(argv, "referee", timeouts, None, transcript)
+        self.variant = variant
+        self._has_moves_command: bool | None = None
+
+    @contextlib.contextmanager
+    def _judging(self):
+        try:
+            yield
+        except EngineFault as fault:
+            raise RefereeError(f"referee ({shlex.join(self.argv)}) failed: {fault.detail}") from None
+
+    def launch(self) -> None:
+        with self._judging():
+            self.start()
+            self.set_option("Variant", self.variant)
+            self.sync()
+
+    def new_game(self) -> None:
+        with self._judging():
+            self.send("uginewgame")
+
+    def start_fen(self) -> str:
+        """The variant's start position line, as the referee writes it."""
+        with self._judging():
+            self.send("position startpos")
+        return self.fen()
+
+    def set_position(self, fen: str, moves: list[str] | tuple[str, ...] = ()) -> None:
+        with self._judging():
+            self.send(position_command(fen, moves))
+
+    def ask(self, *questions: str, errors_allowed: bool = False) -> list[str]:
+        """Sends queries in one go (pipelined) and returns the answers, `response` stripped.
+
+        An `info string error` line before an answer means the referee rejected
+        something we sent (a bad position): fatal unless errors_allowed."""
+        with self._judging():
+            for question in questions:
+                self.send(f"query {question}")
+            deadline = time.monotonic() + self.timeouts.ready + 0.001 * len(questions)
+            answers = []
+            while len(answers) < len(questions):
+                line = self.read_line(deadline, f"response to query {questions[len(answers)]}")
+                if line.startswith("response "):
+                    answers.append(line[len("response "):].strip())
+                elif "error" in line and line.startswith("info") and not errors_allowed:
+                    raise RefereeError(f"referee rejected a position: {line}")
+            return answers
+
+    def is_legal(self, move: str) -> bool:
+        return self._boolean(self.ask(f"islegal {move}", errors_allowed=True)[0])
+
+    def game_over(self) -> bool:
+        return self._boolean(self.ask("gameover")[0])
+
+    def result(self) -> str:
+        answer = self.ask("result")[0]
+        if answer not in ("p1win", "p2win", "draw", "none"):
+            raise RefereeError(f"referee gave a bad result {answer!r}")
+        return answer
+
+    def fen(self) -> str:
+        answer = self.ask("fen")[0]
+        if not POSITION_RE.match(answer):
+            raise RefereeError(f"referee gave a bad position line {answer!r}")
+        return answer
+
+    def legal_moves(self, fen: str, moves: list[str] | tuple[str, ...] = ()) -> list[str]:
+        """Every legal move in a position that is not over, sorted (for reproducible random openings)."""
+        self.set_position(fen, moves)
+        if self._has_moves_command is not False:
+            listed = self._moves_command()
+            self._has_moves_command = listed is not None
+            if listed is not None:
+                return sorted(listed)
+        current = self.fen()
+        candidates = candidate_moves(current, self.variant)
+        answers = self.ask(*(f"islegal {move}" for move in candidates), errors_allowed=True)
+        return sorted(move for move, answer in zip(candidates, answers) if self._boolean(answer))
+
+    def _moves_command(self) -> list[str] | None:
+        """Asks `moves` (one line of legal moves); None when the referee does not know the command."""
+        with self._judging():
+            self.send("moves")
+            self.send("isready")
+            deadline = time.monotonic() + self.timeouts.ready
+            listed = None
+            while (line := self.read_line(deadline, "readyok").strip()) != "readyok":
+                words = line.split()
+                if words == [NO_MOVE]:
+                    listed = []
+                elif words and all(MOVE_RE.match(word) for word in words):
+                    listed = words
+            return listed
+
+    @staticmethod
+    def _boolean(answer: str) -> bool:
+        if answer not in ("true", "false"):
+            raise RefereeError(f"referee answered {answer!r} where true or false was due")
+        return answer == "true"
+
+
+def position_command(fen: str, moves: list[str] | tuple[str, ...] = ()) -> str:
+    return f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else "")
+
+
+# ----------------------------------------------------------------------------
+# Position lines
+
+
+POINTS = [f"{file}{rank}" for rank in "123456" for file in "abcdef"]
+
+
+def fen_fields(fen: str) -> list[str]:
+    return fen.split(" ")
+
+
+def side_to_move(fen: str) -> str:
+    return WHITE if fen_fields(fen)[1] == "w" else BLACK
+
+
+def ply_of(fen: str) -> int:
+    return int(fen_fields(fen)[4])
+
+
+def with_rotation(fen: str, rotation: int) -> str:
+    fields = fen_fields(fen)
+    fields[3] = str(rotation)
+    return " ".join(fields)
+
+
+def repetition_key(fen: str) -> str:
+    """What makes two positions the same for repetition: board, side to move, hands."""
+    return " ".join(fen_fields(fen)[:3])
+
+
+def hand_of(fen: str, colour: str) -> str:
+    hands = fen_fields(fen)[2].strip("-")
+    return "".join(letter for letter in hands if letter.isupper() == (colour == WHITE))
+
+
+def board_contents(fen: str) -> dict[str, str]:
+    """Point name -> pod letter for every occupied point."""
+    contents = {}
+    for rank_index, row in enumerate(reversed(fen_fields(fen)[0].split("/"))):
+        file_index = 0
+        for char in row:
+            if char.isdigit():
+                file_index += int(char)
+            else:
+                contents[POINTS[rank_index * 6 + file_index]] = char
+                file_index += 1
+    return contents
+
+
+def candidate_moves(fen: str, variant: str) -> list[str]:
+    """Every move worth asking the referee about: placements from the hand, and in the advanced game
+    moves of one's own pods to empty points (a superset of the legal moves)."""
+    colour = side_to_move(fen)
+    contents = board_contents(fen)
+    empty = [point for point in POINTS if point not in contents]
+    candidates = [f"{letter.upper()}@{point}" for letter in hand_of(fen, colour) for point in empty]
+    if variant == "advanced":
+        own = [point for point, letter in contents.items() if letter.isupper() == (colour == WHITE)]
+        candidates += [source + target for source in own for target in empty]
+    return candidates
+
+
+# ----------------------------------------------------------------------------
+# Openings
+
+
+@dataclass(frozen=True)
+class Opening:
+    fen: str  # where the game starts: the position line after the opening moves
+    base: str  # the position the opening moves were played from
+    moves: tuple[str, ...] = ()
+
+
+class OpeningBook:
+    """The opening of every game pair, reproducible from the seed and the pair number alone."""
+
+    def __init__(self, start_fen: str, rotation: str, random_plies: int, seed: int, lines: list[str] | None = None):
+        self.start_fen = start_fen
+        self.rotation = rotation
+        self.random_plies = random_plies
+        self.seed = seed
+        self.lines = lines
+        self._cache: dict[int, Opening] = {}
+        self._lock = threading.Lock()
+
+    def for_pair(self, pair: int, referee: Referee) -> Opening:
+        with self._lock:
+            if pair not in self._cache:
+                rng = random.Random(f"{self.seed}:{pair}")  # string seeds are stable across runs
+                self._cache[pair] = self._random_walk(self._base(pair, rng), rng, referee)
+            return self._cache[pair]
+
+    def _base(self, pair: int, rng: random.Random) -> str:
+        if self.lines:
+            return self.lines[pair % len(self.lines)]
+        rotation = rng.choice(ROTATIONS) if self.rotation == "random" else int(self.rotation)
+        return with_rotation(self.start_fen, rotation)
+
+    def _random_walk(self, base: str, rng: random.Random, referee: Referee) -> Opening:
+        if self.random_plies == 0:
+            return Opening(base, base)
+        for _attempt in range(50):
+            moves: list[str] = []
+            for _ply in range(self.random_plies):
+                referee.set_position(base, moves)
+                if referee.game_over():
+                    break
+                moves.append(rng.choice(referee.legal_moves(base, moves)))
+            referee.set_position(base, moves)
+            if len(moves) == self.random_plies and not referee.game_over():
+                return Opening(referee.fen(), base, tuple(moves))
+        raise RefereeError(f"no {self.random_plies} random plies from {base!r} leave the game open")
+
+
+# ----------------------------------------------------------------------------
+# Time controls and clocks
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    kind: str  # "tc", "movetime", "depth" or "nodes"
+    base_ms: int = 0  # tc: starting clock
+    inc_ms: int = 0  # tc: increment per move
+    value: int = 0  # movetime (ms), depth or nodes
+
+    def describe(self) -> str:
+        if self.kind == "tc":
+            return f"tc {self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
+        return f"{self.kind} {self.value}"
+
+
+class GameClock:
+    """What each side may still use; the arbiter's own measurement is the only one that counts."""
+
+    def __init__(self, control: TimeControl, margin_ms: int):
+        self.control = control
+        self.margin_ms = margin_ms
+        self.remaining = {WHITE: float(control.base_ms), BLACK: float(control.base_ms)}
+
+    def go_command(self) -> str:
+        control = self.control
+        if control.kind == "tc":
+            white, black = (max(0, int(self.remaining[c])) for c in (WHITE, BLACK))
+            return f"go p1time {white} p2time {black} p1inc {control.inc_ms} p2inc {control.inc_ms}"
+        return f"go {control.kind} {control.value}"
+
+    def limit_seconds(self, colour: str) -> float | None:
+        """Past this the move is a time forfeit; None when only depth or nodes limit the search."""
+        if self.control.kind == "tc":
+            return (self.remaining[colour] + self.margin_ms) / 1000
+        if self.control.kind == "movetime":
+            return (self.control.value + self.margin_ms) / 1000
+        return None
+
+    def charge(self, colour: str, elapsed_ms: float) -> bool:
+        """Takes a move's time off the mover's clock; False when that is a time forfeit."""
+        if self.control.kind == "movetime":
+            return elapsed_ms <= self.control.value + self.margin_ms
+        if self.control.kind != "tc":
+            return True
+        left = self.remaining[colour] - elapsed_ms
+        if left < -self.margin_ms:
+            return False
+        self.remaining[colour] = max(left, 0.0) + self.control.inc_ms
+        return True
+
+
+def parse_tc(text: str) -> TimeControl:
+    """'1+0.01' -> 1 s on the clock and 10 ms more after each move; '5' -> 5 s, no increment."""
+    base, _, inc = text.partition("+")
+    try:
+        base_ms, inc_ms = round(float(base) * 1000), round(float(inc or 0) * 1000)
+    except ValueError:
+        raise UsageError(f"--tc {text!r}: expected seconds[+increment], e.g. 1+0.01") from None
+    if base_ms <= 0 or inc_ms < 0:
+        raise UsageError(f"--tc {text!r}: the clock must be positive and the increment not negative")
+    return TimeControl("tc", base_ms=base_ms, inc_ms=inc_ms)
+
+
+# ----------------------------------------------------------------------------
+# Playing one game
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int
+    pair: int
+    white: int  # index into the engine list
+    black: int
+
+
+def game_specs(games: int) -> list[GameSpec]:
+    """Game 2p and 2p+1 share opening p with colours swapped; the first engine is White in 2p."""
+    return [GameSpec(index, index // 2, index % 2, 1 - index % 2) for index in range(games)]
+
+
+@dataclass
+class Ending:
+    result: str  # "1-0", "0-1" or "1/2-1/2"
+    reason: str
+    detail: str = ""
+
+
+def win_for(colour: str) -> str:
+    return "1-0" if colour == WHITE else "0-1"
+
+
+def other(colour: str) -> str:
+    return BLACK if colour == WHITE else WHITE
+
+
+class GameRunner:
+    """Plays one game: players propose moves, the referee decides everything."""
+
+    def __init__(self, spec: GameSpec, opening: Opening, seats: dict[str, Player], referee: Referee,
+                 settings: MatchSettings, stop: threading.Event):
+        self.spec = spec
+        self.opening = opening
+        self.seats = seats
+        self.referee = referee
+        self.settings = settings
+        self.stop = stop
+        self.clock = GameClock(settings.time_control, settings.margin_ms)
+        self.moves: list[str] = []
+        self.used_ms = {WHITE: 0.0, BLACK: 0.0}
+        self.seen: Counter[str] = Counter()
+        self.to_move, self.ply = WHITE, 0  # set from the referee's position line before each move
+
+    def run(self) -> dict | None:
+        """The game's record, or None when the match was stopped during it."""
+        ending = self._prepare_players()
+        if ending is None:
+            self.referee.new_game()
+        while ending is None and not self.stop.is_set():
+            ending = self._judge_position()
+            if ending is None:
+                ending = self._play_move()
+        if self.stop.is_set():
+            return None
+        return self._record(ending)
+
+    def _prepare_players(self) -> Ending | None:
+        for colour in (WHITE, BLACK):
+            try:
+                self.seats[colour].prepare_for_game()
+            except EngineFault as fault:
+                return self._forfeit(colour, fault)
+        return None
+
+    def _judge_position(self) -> Ending | None:
+        """The referee's verdict on the current position; also notes whose turn it is."""
+        self.referee.set_position(self.opening.fen, self.moves)
+        over = self.referee.game_over()
+        fen = self.referee.fen()
+        self.seen[repetition_key(fen)] += 1
+        repeated = self.seen[repetition_key(fen)] >= 3
+        if over:
+            return self._natural_ending(self.referee.result(), fen, repeated)
+        if repeated:
+            return Ending("1/2-1/2", "threefold repetition")
+        if self.settings.max_plies and ply_of(fen) >= self.settings.max_plies:
+            return Ending("1/2-1/2", "max plies", f"adjudicated at ply {ply_of(fen)}")
+        self.to_move, self.ply = side_to_move(fen), ply_of(fen)
+        return None
+
+    def _natural_ending(self, result: str, fen: str, repeated: bool) -> Ending:
+        if result == "draw":
+            return Ending("1/2-1/2", "threefold repetition" if repeated else "draw")
+        if result not in ("p1win", "p2win"):
+            raise RefereeError(f"referee says the game is over but gives result {result!r}")
+        winner = WHITE if result == "p1win" else BLACK
+        if self.settings.variant == "advanced" and not hand_of(fen, winner):
+            return Ending(win_for(winner), "hand emptied")
+        return Ending(win_for(winner), "no legal move")
+
+    def _play_move(self) -> Ending | None:
+        colour = self.to_move
+        player = self.seats[colour]
+        asked = time.monotonic()
+        try:
+            move, elapsed = player.best_move(position_command(self.opening.fen, self.moves),
+                                             self.clock.go_command(), self.clock.limit_seconds(colour))
+        except EngineFault as fault:
+            self.used_ms[colour] += (time.monotonic() - asked) * 1000  # a forfeited move's time counts too
+            return self._forfeit(colour, fault)
+        elapsed_ms = elapsed * 1000
+        self.used_ms[colour] += elapsed_ms
+        if not self.clock.charge(colour, elapsed_ms):
+            return self._forfeit(colour, EngineFault("time forfeit", f"{move} took {elapsed_ms:.0f} ms"))
+        if move == NO_MOVE:
+            return self._forfeit(colour, EngineFault("illegal move", "bestmove (none) in a game still on"))
+        if not self.referee.is_legal(move):
+            return self._forfeit(colour, EngineFault("illegal move", f"{move} at ply {self.ply}"))
+        self.moves.append(move)
+        return None
+
+    def _forfeit(self, colour: str, fault: EngineFault) -> Ending:
+        if fault.reason != "illegal move":
+            self.seats[colour].kill()  # crashed, hung or confused: a fresh process next game
+        return Ending(win_for(other(colour)), fault.reason, f"{self.seats[colour].spec.name}: {fault.detail}")
+
+    def _record(self, ending: Ending) -> dict:
+        return {
+            "game": self.spec.index,
+            "pair": self.spec.pair,
+            "white": self.seats[WHITE].spec.name,
+            "black": self.seats[BLACK].spec.name,
+            "variant": self.settings.variant,
+            "opening": self.opening.fen,
+            "opening_base": self.opening.base,
+            "opening_moves": list(self.opening.moves),
+            "moves": self.moves,
+            "result": ending.result,
+            "reason": ending.reason,
+            "detail": ending.detail,
+            "time_ms": {WHITE: round(self.used_ms[WHITE]), BLACK: round(self.used_ms[BLACK])},
+            "time_control": self.settings.time_control.describe(),
+            "seed": self.settings.seed,
+            "finished": datetime.datetime.now().isoformat(timespec="seconds"),
+        }
+
+
+# ----------------------------------------------------------------------------
+# Statistics
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score: -400 * log10(1/score - 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def mean_and_variance(counts: list[float], values: tuple[float, ...]) -> tuple[float, float]:
+    total = sum(counts)
+    mean = sum(count * value for count, value in zip(counts, values)) / total
+    variance = sum(count * (value - mean) ** 2 for count, value in zip(counts, values)) / total
+    return mean, variance
+
+
+def elo_with_margin(counts: list[float], values: tuple[float, ...]) -> tuple[float, float]:
+    """Elo and half the width of its 95% interval, from outcome counts and their scores in [0, 1].
+
+    counts/values are per game (L, D, W) or per pair (pentanomial); the interval is the normal
+    interval of the mean score mapped through elo_from_score."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0, math.nan
+    mean, variance = mean_and_variance(counts, values)
+    spread = Z_95 * math.sqrt(variance / n)
+    elo = elo_from_score(mean)
+    if not math.isfinite(elo):
+        return elo, math.nan
+    return elo, (elo_from_score(mean + spread) - elo_from_score(mean - spread)) / 2
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """LOS from wins and losses (draws carry no information): 0.5 * (1 + erf((W-L) / sqrt(2(W+L))))."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
+
+
+def logistic_score(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_llr(pentanomial: list[int], elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, from pentanomial counts
+    [LL, LD, WL+DD, WD, WW], with the GSPRT approximation of fishtest and fastchess:
+    LLR = N/2 * ln((var + (mean - s0)^2) / (var + (mean - s1)^2)), s = logistic score of each Elo.
+    Empty cells count 0.001 (as in fastchess) so that all-equal results still move the LLR."""
+    if sum(pentanomial) == 0:
+        return 0.0
+    counts = [count if count else 1e-3 for count in pentanomial]
+    mean, variance = mean_and_variance(counts, PAIR_SCORES)
+    score0, score1 = logistic_score(elo0), logistic_score(elo1)
+    return 0.5 * sum(counts) * math.log((variance + (mean - score0) ** 2) / (variance + (mean - score1) ** 2))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+
+    def verdict(self, llr: float) -> str:
+        lower, upper = sprt_bounds(self.alpha, self.beta)
+        if llr >= upper:
+            return "H1 accepted"
+        if llr <= lower:
+            return "H0 accepted"
+        return "continue"
+
+
+class Tally:
+    """Results from the first engine's point of view."""
+
+    def __init__(self, first: str):
+        self.first = first
+        self.wins = self.losses = self.draws = 0
+        self.faults: Counter[tuple[str, str]] = Counter()  # (engine, reason)
+        self._pair_points: dict[int, list[float]] = {}
+
+    def add(self, record: dict) -> None:
+        points = points_for(record, self.first)
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        self._pair_points.setdefault(record["pair"], []).append(points)
+        if record["reason"] in ENGINE_FAULTS:
+            loser = record["black"] if record["result"] == "1-0" else record["white"]
+            self.faults[(loser, record["reason"])] += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def trinomial(self) -> list[int]:
+        return [self.losses, self.draws, self.wins]
+
+    def pentanomial(self) -> list[int]:
+        """[LL, LD, WL+DD, WD, WW] over complete pairs."""
+        counts = [0] * 5
+        for points in self._pair_points.values():
+            if len(points) == 2:
+                counts[round(2 * sum(points))] += 1
+        return counts
+
+
+def points_for(record: dict, name: str) -> float:
+    white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[record["result"]]
+    return white_points if record["white"] == name else 1 - white_points
+
+
+def format_elo(elo: float, margin: float) -> str:
+    margin_text = "nan" if math.isnan(margin) else f"{margin:.1f}"
+    return f"{elo + 0.0:+.1f} +/- {margin_text}"  # + 0.0 turns -0.0 into 0.0
+
+
+# ----------------------------------------------------------------------------
+# Records
+
+
+class RecordFile:
+    """One JSON line per finished game, flushed to disk at once so an interruption loses nothing."""
+
+    def __init__(self, path: str):
+        self.path = path
+        ends_cleanly = True
+        if os.path.exists(path) and os.path.getsize(path) > 0:
+            with open(path, "rb") as existing:
+                existing.seek(-1, os.SEEK_END)
+                ends_cleanly = existing.read(1) == b"\n"
+        self._file = open(path, "a", encoding="utf-8")
+        if not ends_cleanly:
+            self._file.write("\n")  # a line cut short by a crash stays alone on its line
+
+    def write(self, record: dict) -> None:
+        self._file.write(json.dumps(record) + "\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def load_records(path: str) -> list[dict]:
+    """The complete records of a file; half-written or foreign lines are skipped."""
+    records = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and {"game", "pair", "white", "black", "result", "reason"} <= record.keys():
+                records.append(record)
+    return records
+
+
+# ----------------------------------------------------------------------------
+# The match
+
+
+@dataclass
+class MatchSettings:
+    engines: list[EngineSpec]
+    referee_argv: list[str]
+    variant: str
+    games: int
+    concurrency: int
+    time_control: TimeControl
+    margin_ms: int
+    max_plies: int
+    rotation: str
+    random_plies: int
+    seed: int
+    opening_lines: list[str] | None
+    records_path: str
+    sprt: Sprt | None
+    timeouts: Timeouts
+    transcript: Transcript
+
+
+class Worker(threading.Thread):
+    """Plays games one after another with its own two engines and its own referee."""
+
+    def __init__(self, number: int, match: Match):
+        super().__init__(name=f"worker {number}", daemon=True)
+        self.number = number
+        self.match = match
+
+    def run(self) -> None:
+        settings = self.match.settings
+        transcript = settings.transcript.tagged(f"w{self.number}:")
+        players = [Player(spec, settings.variant, settings.timeouts, transcript) for spec in settings.engines]
+        referee = Referee(settings.referee_argv, settings.variant, settings.timeouts, transcript)
+        try:
+            referee.launch()
+            self._play_games(players, referee)
+        except RefereeError as error:
+            self._report_error(str(error))
+        except Exception as error:  # a bug: report it instead of dying silently
+            if not self.match.stop.is_set():
+                traceback.print_exc()
+            self._report_error(f"internal error in {self.name}: {error!r}")
+        finally:
+            for engine in (*players, referee):
+                engine.close()
+            self.match.results.put(("done", None))
+
+    def _play_games(self, players: list[Player], referee: Referee) -> None:
+        while not self.match.stop.is_set():
+            try:
+                spec = self.match.pending.get_nowait()
+            except queue.Empty:
+                return
+            opening = self.match.book.for_pair(spec.pair, referee)
+            seats = {WHITE: players[spec.white], BLACK: players[spec.black]}
+            record = GameRunner(spec, opening, seats, referee, self.match.settings, self.match.stop).run()
+            if record is not None:
+                self.match.results.put(("record", record))
+
+    def _report_error(self, message: str) -> None:
+        if not self.match.stop.is_set():  # after a stop, killed engines fail on purpose
+            self.match.results.put(("error", message))
+
+
+class Match:
+    """Schedules the games over the workers, records and reports results, stops on an SPRT verdict."""
+
+    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict]):
+        self.settings = settings
+        self.book = book
+        self.first, self.second = (spec.name for spec in settings.engines)
+        self.tally = Tally(self.first)
+        for record in recorded:
+            self.tally.add(record)
+        done = {record["game"] for record in recorded}
+        self.todo = [spec for spec in game_specs(settings.games) if spec.index not in done]
+        self.pending: queue.Queue[GameSpec] = queue.Queue()
+        for spec in self.todo:
+            self.pending.put(spec)
+        self.results: queue.Queue[tuple[str, object]] = queue.Queue()
+        self.stop = threading.Event()
+        self.sprt_verdict = "continue"
+
+    def run(self) -> None:
+        """Plays the missing games; raises RefereeError if the referee fails."""
+        if self._sprt_decided():
+            return
+        records = RecordFile(self.settings.records_path)
+        try:
+            workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
+            for worker in workers:
+                worker.start()
+            self._collect(records, len(workers))
+        finally:
+            self.stop.set()
+            records.close()
+
+    def _collect(self, records: RecordFile, workers: int) -> None:
+        while workers:
+            try:
+                kind, payload = self.results.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if kind == "done":
+                workers -= 1
+            elif kind == "error":
+                raise RefereeError(payload)
+            elif kind == "record" and not self.stop.is_set():
+                records.write(payload)
+                self.tally.add(payload)
+                print(self.progress_line(payload), flush=True)
+                if self._sprt_decided():
+                    self.stop.set()
+                    CHILDREN.kill_all()  # games in flight no longer matter
+                    return
+
+    def _sprt_decided(self) -> bool:
+        if self.settings.sprt is None:
+            return False
+        llr = sprt_llr(self.tally.pentanomial(), self.settings.sprt.elo0, self.settings.sprt.elo1)
+        self.sprt_verdict = self.settings.sprt.verdict(llr)
+        return self.sprt_verdict != "continue"
+
+    def progress_line(self, record: dict) -> str:
+        tally = self.tally
+        elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+        line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
+                f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
+                f"W-L-D {tally.wins}-{tally.losses}-{tally.draws}, score {100 * tally.score():.1f}%, "
+                f"Elo {format_elo(elo, margin)}")
+        if sprt := self.settings.sprt:
+            line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
+        return line
+
+    def report(self) -> str:
+        tally, settings = self.tally, self.settings
+        penta = tally.pentanomial()
+        lines = [
+            f"Results of {self.first} vs {self.second} ({settings.variant}, {settings.time_control.describe()}, "
+            f"{tally.games} games):",
+            f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points {tally.wins + tally.draws / 2:g}/{tally.games}"
+            f" ({100 * tally.score():.2f}%)",
+        ]
+        if sum(penta):
+            elo, margin = elo_with_margin(penta, PAIR_SCORES)
+            lines.append(f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)")
+        else:
+            elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+            lines.append(f"Elo: {format_elo(elo, margin)} (95%, from single games)")
+        lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
+        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}")
+        if settings.sprt:
+            lines.append(self._sprt_line(penta))
+        for (engine, reason), count in sorted(tally.faults.items()):
+            lines.append(f"Faults: {engine} lost {count} by {reason}")
+        lines.append(f"Records: {settings.records_path}")
+        return "\n".join(lines)
+
+    def _sprt_line(self, penta: list[int]) -> str:
+        sprt = self.settings.sprt
+        llr = sprt_llr(penta, sprt.elo0, sprt.elo1)
+        lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
+        return (f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] (logistic Elo, pentanomial GSPRT), alpha {sprt.alpha:g}, "
+                f"beta {sprt.beta:g}: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {sprt.verdict(llr)}")
+
+
+# ----------------------------------------------------------------------------
+# Compliance: a protocol self-test of one engine
+
+
+START_FEN = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Compliance:
+    """Runs protocol checks in order against one engine; each prints PASS or FAIL."""
+
+    CLOCK_FORMS = (
+        "go p1time 2000 p2time 2000 p1inc 10 p2inc 10",
+        "go wtime 2000 btime 2000 winc 10 binc 10",
+        "go p2inc 10 p1inc 10 p2time 2000 p1time 2000",
+        "go binc 10 winc 10 btime 2000 wtime 2000",
+        "go p1time 2000 p2time 2000",
+        "go wtime 2000 btime 2000",
+    )
+
+    def __init__(self, spec: EngineSpec, timeout: float, margin_ms: int, transcript: Transcript):
+        self.spec = spec
+        self.timeout = timeout
+        self.margin = margin_ms / 1000
+        self.transcript = transcript
+        self.process: EngineProcess | None = None
+        self.failures = 0
+
+    def run(self) -> int:
+        try:
+            self._start()
+        except StartFailed as error:
+            raise UsageError(str(error)) from None
+        checks = [
+            ("handshake: ugi -> id name, id author, options, ugiok", self.check_handshake),
+            ("uci -> uciok", self.check_uci_alias),
+            ("isready -> readyok", self.check_isready),
+            ("setoption with a known name in another case is silent", self.check_known_option),
+            ("setoption with an unknown name -> info string", self.check_unknown_option),
+            ("uginewgame then queries at once", self.check_queries_after_newgame),
+            ("query islegal", self.check_islegal),
+            ("position startpos moves", self.check_startpos_moves),
+            ("position fen ... moves ...", self.check_fen_moves),
+            *((f"{form} (from the start)", self._clock_check(form)) for form in self.CLOCK_FORMS),
+            ("go charges the clock of the side to move (p1time/p2time)", self._side_clock_check("p1time", "p2time")),
+            ("go charges the clock of the side to move (wtime/btime)", self._side_clock_check("wtime", "btime")),
+            ("go movetime 200", self.check_movetime),
+            ("go depth 2", lambda: self._go_from_start("go depth 2", self.timeout)),
+            ("go nodes 2000", lambda: self._go_from_start("go nodes 2000", self.timeout)),
+            ("go infinite, isready while searching, stop", self.check_infinite),
+            ("an illegal move in position loses the game for its player", self.check_illegal_move_in_position),
+            ("a played-out game: gameover, result, bestmove (none)", self.check_finished_game),
+            ("newgame advanced rotation 90", self.check_newgame_advanced),
+            ("quit exits", self.check_quit),
+        ]
+        try:
+            for name, check in checks:
+                self._run_check(name, check)
+        finally:
+            self._kill()
+        print(f"compliance: {len(checks) - self.failures} passed, {self.failures} failed")
+        return 1 if self.failures else 0
+
+    def _run_check(self, name: str, check) -> None:
+        try:
+            if check != self.check_handshake and (self.process is None or not self.process.alive):
+                self._start()
+            check()
+        except (CheckFailed, ProcessDied) as error:
+            self.failures += 1
+            print(f"FAIL {name}: {error}", flush=True)
+            if isinstance(error, ProcessDied):
+                self._kill()
+        except ReadTimeout:
+            self.failures += 1
+            print(f"FAIL {name}: no answer within {self.timeout:g} s", flush=True)
+            self._kill()  # it may be stuck in a search: start afresh for the next check
+        else:
+            print(f"PASS {name}", flush=True)
+
+    # -- talking to the engine
+
+    def _start(self) -> list[str]:
+        """Starts the engine and completes the handshake; returns the handshake lines."""
+        self._kill()
+        self.process = EngineProcess(self.spec.argv, self.spec.name, self.spec.cwd, self.transcript)
+        self.send("ugi")
+        lines = self.lines_until(r"ugiok")
+        for name, value in self.spec.options.items():
+            self.send(f"setoption name {name} value {value}")
+        return lines
+
+    def _kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process = None
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.process.send(line)
+
+    def line(self, timeout: float | None = None) -> str:
+        return self.process.read(time.monotonic() + (timeout or self.timeout))[0]
+
+    def lines_until(self, pattern: str, timeout: float | None = None) -> list[str]:
+        """All lines up to and including the first that matches pattern in full."""
+        deadline = time.monotonic() + (timeout or self.timeout)
+        lines = []
+        while True:
+            line = self.process.read(deadline)[0]
+            lines.append(line)
+            if re.fullmatch(pattern, line):
+                return lines
+
+    def expect(self, pattern: str, what: str) -> re.Match:
+        """The next line that is not `info ...` must match pattern in full."""
+        while (line := self.line()).startswith("info") or not line.strip():
+            pass
+        if not (match := re.fullmatch(pattern, line)):
+            raise CheckFailed(f"{what}: expected /{pattern}/, got {line!r}")
+        return match
+
+    def query(self, question: str, pattern: str) -> str:
+        self.send(f"query {question}")
+        return self.expect(f"response ({pattern})", f"query {question}").group(1)
+
+    def best_move(self, limit: float) -> tuple[str, float]:
+        """Waits for `bestmove`: only `info` lines may come first; returns the move and seconds taken."""
+        sent = time.monotonic()
+        while True:
+            line, stamp = self.process.read(sent + limit)
+            if line.startswith("info") or not line.strip():
+                continue
+            if match := re.fullmatch(r"bestmove (\S+)(?: ponder \S+)?", line):
+                return match.group(1), stamp - sent
+            raise CheckFailed(f"expected info or bestmove, got {line!r}")
+
+    def sync(self) -> list[str]:
+        """isready -> readyok; returns what came before it."""
+        self.send("isready")
+        return self.lines_until("readyok")[:-1]
+
+    # -- the checks
+
+    def check_handshake(self) -> None:
+        lines = self._start()
+        for line in lines[:-1]:
+            if not re.fullmatch(r"id (name|author) .+|option name .+? type (check|spin|combo|button|string)( .*)?"
+                                r"|info( .*)?|", line):
+                raise CheckFailed(f"unexpected handshake line {line!r}")
+        for needed in ("id name ", "id author "):
+            if not any(line.startswith(needed) for line in lines):
+                raise CheckFailed(f"no '{needed.strip()}' line")
+
+    def check_uci_alias(self) -> None:
+        self.send("uci")
+        self.lines_until("uciok")
+
+    def check_isready(self) -> None:
+        if extra := self.sync():
+            raise CheckFailed(f"unexpected output before readyok: {extra}")
+
+    def check_known_option(self) -> None:
+        self.send("setoption name hash value 16", "setoption name THREADS value 1")
+        complaints = [line for line in self.sync() if re.search(r"unknown|error", line, re.I)]
+        if complaints:
+            raise CheckFailed(f"complains about a declared option: {complaints}")
+
+    def check_unknown_option(self) -> None:
+        self.send("setoption name NoSuchOption value 1")
+        if not any(line.startswith("info string") for line in self.sync()):
+            raise CheckFailed("no info string line about the unknown option")
+
+    def check_queries_after_newgame(self) -> None:
+        self.send("setoption name Variant value standard", "uginewgame")
+        answers = (self.query("gameover", r"\S+"), self.query("p1turn", r"\S+"), self.query("result", r"\S+"),
+                   self.query("fen", r".+"))
+        if answers != ("false", "true", "none", START_FEN):
+            raise CheckFailed(f"gameover/p1turn/result/fen gave {answers}, expected false/true/none/{START_FEN}")
+
+    def check_islegal(self) -> None:
+        self.send("position startpos")
+        expectations = {"A@c3": "true", "a@c3": "true", "N@c3": "false", "a1a2": "false", "nonsense": "false"}
+        for move, expected in expectations.items():
+            if (answer := self.query(f"islegal {move}", r"\S+")) != expected:
+                raise CheckFailed(f"islegal {move}: {answer}, expected {expected}")
+
+    def check_startpos_moves(self) -> None:
+        self.send("position startpos moves A@c3")
+        if self.query("p1turn", r"\S+") != "false":
+            raise CheckFailed("after one move it should be Black's turn")
+        fen = self.query("fen", r".+")
+        if not POSITION_RE.match(fen) or ply_of(fen) != 1 or side_to_move(fen) != BLACK:
+            raise CheckFailed(f"bad position line after A@c3: {fen!r}")
+
+    def check_fen_moves(self) -> None:
+        self.send("position startpos moves A@c3")
+        after_one = self.query("fen", r".+")
+        self.send(f"position fen {START_FEN} moves A@c3")
+        if (same := self.query("fen", r".+")) != after_one:
+            raise CheckFailed(f"position fen start moves A@c3 gave {same!r}, startpos gave {after_one!r}")
+        self.send(f"position fen {after_one}", "go depth 1")
+        reply, _ = self.best_move(self.timeout)
+        self.send(f"position fen {after_one} moves {reply}")
+        via_fen = self.query("fen", r".+")
+        self.send(f"position startpos moves A@c3 {reply}")
+        via_start = self.query("fen", r".+")
+        if via_fen != via_start or ply_of(via_fen) != 2:
+            raise CheckFailed(f"fen+moves gave {via_fen!r}, startpos+moves gave {via_start!r}")
+
+    def _go_from_start(self, go: str, limit: float, moves: str = "") -> tuple[str, float]:
+        self.send("position startpos" + (f" moves {moves}" if moves else ""), go)
+        move, elapsed = self.best_move(limit)
+        if self.query(f"islegal {move}", r"\S+") != "true":
+            raise CheckFailed(f"{go}: bestmove {move} is not legal")
+        return move, elapsed
+
+    def _clock_check(self, go: str):
+        def check() -> None:
+            _, elapsed = self._go_from_start(go, 2.0 + self.margin)
+            if elapsed > 2.0:
+                raise CheckFailed(f"used {elapsed * 1000:.0f} ms of a 2000 ms clock")
+        return check
+
+    def _side_clock_check(self, white_field: str, black_field: str):
+        """Black to move with 300 ms left and White with a minute: Black's clock must be the one used
+        (White's would allow seconds)."""
+        def check() -> None:
+            go = f"go {white_field} 60000 {black_field} 300"
+            _, elapsed = self._go_from_start(go, 0.3 + self.margin + 1.0, moves="A@c3")
+            if elapsed > 0.3 + self.margin:
+                raise CheckFailed(f"{go} with Black to move took {elapsed * 1000:.0f} ms")
+        return check
+
+    def check_movetime(self) -> None:
+        _, elapsed = self._go_from_start("go movetime 200", 0.2 + self.margin + 1.0)
+        if elapsed > 0.2 + self.margin:
+            raise CheckFailed(f"took {elapsed * 1000:.0f} ms (margin {self.margin * 1000:.0f} ms)")
+
+    def check_infinite(self) -> None:
+        self.send("position startpos", "go infinite")
+        with contextlib.suppress(ReadTimeout):
+            early = self.lines_until(r"bestmove.*", timeout=0.3)
+            raise CheckFailed(f"bestmove during go infinite before stop: {early[-1]!r}")
+        self.sync()
+        self.send("stop")
+        move, _ = self.best_move(1.0 + self.margin)
+        if not MOVE_RE.match(move):
+            raise CheckFailed(f"bestmove {move!r} after stop")
+
+    def check_illegal_move_in_position(self) -> None:
+        self.send("setoption name Variant value standard", "uginewgame", "position startpos moves N@c3")
+        answers = (self.query("gameover", r"\S+"), self.query("result", r"\S+"))
+        if answers != ("true", "p2win"):
+            raise CheckFailed(f"gameover/result after White's illegal N@c3: {answers}, expected true/p2win")
+        self.send("go depth 1")
+        if (move := self.best_move(self.timeout)[0]) != NO_MOVE:
+            raise CheckFailed(f"bestmove {move} in a lost game, expected (none)")
+
+    def check_finished_game(self) -> None:
+        """Self-play at depth 1 in the standard game (at most 28 placements) to its end."""
+        self.send("setoption name Variant value standard", "uginewgame")
+        moves: list[str] = []
+        while True:
+            self.send("position startpos" + (f" moves {' '.join(moves)}" if moves else ""))
+            if self.query("gameover", r"true|false") == "true":
+                break
+            if len(moves) > 40:
+                raise CheckFailed("standard game not over after 40 plies")
+            self.send("go depth 1")
+            moves.append(self.best_move(self.timeout)[0])
+        result = self.query("result", r"\S+")
+        loser_to_move = "p2win" if self.query("p1turn", r"\S+") == "true" else "p1win"
+        if result != loser_to_move:
+            raise CheckFailed(f"result {result}, expected {loser_to_move} (the side to move has no move)")
+        if self.query(f"islegal {moves[-1]}", r"\S+") != "false":
+            raise CheckFailed("a move is legal in a finished game")
+        self.send("go depth 1")
+        if (move := self.best_move(self.timeout)[0]) != NO_MOVE:
+            raise CheckFailed(f"bestmove {move} in a finished game, expected (none)")
+
+    def check_newgame_advanced(self) -> None:
+        self.send("newgame advanced rotation 90", "position startpos")
+        fen = self.query("fen", r".+")
+        if fen != with_rotation(START_FEN, 90):
+            raise CheckFailed(f"start position {fen!r}, expected rotation 90")
+        self._go_from_start("go depth 2", self.timeout)
+        self.send("setoption name Variant value standard", "newgame standard rotation 0")
+
+    def check_quit(self) -> None:
+        self.send("quit")
+        deadline = time.monotonic() + 2.0
+        try:
+            while True:  # whatever it still prints, its output must end
+                self.process.read(deadline)
+        except ProcessDied:
+            return
+        except ReadTimeout:
+            raise CheckFailed("still running 2 s after quit") from None
+
+
+# ----------------------------------------------------------------------------
+# Command line
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Bad usage is one line on stderr and exit 2, never a usage dump or a traceback."""
+
+    def error(self, message: str):
+        raise UsageError(message)
+
+
+def parse_engine(tokens: list[str], index: int) -> EngineSpec:
+    """`name=new cmd="./podium --flag" option.Hash=32 dir=/tmp` -> EngineSpec."""
+    fields: dict[str, str] = {}
+    options: dict[str, str] = {}
+    for token in tokens:
+        key, equals, value = token.partition("=")
+        if not equals:
+            raise UsageError(f"--engine: expected key=value, got {token!r}")
+        if key.startswith("option."):
+            options[key[len("option."):]] = value
+        elif key in ("name", "cmd", "dir"):
+            fields[key] = value
+        else:
+            raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=)")
+    if not fields.get("cmd"):
+        raise UsageError("--engine needs cmd=COMMAND")
+    argv = shlex.split(fields["cmd"])
+    if not argv:
+        raise UsageError("--engine: empty cmd=")
+    name = fields.get("name") or f"{os.path.basename(argv[0])}#{index + 1}"
+    return EngineSpec(name, argv, options, fields.get("dir"))
+
+
+def parse_key_values(tokens: list[str], allowed: dict[str, float], what: str) -> dict[str, float]:
+    values = dict(allowed)
+    for token in tokens:
+        key, equals, value = token.partition("=")
+        if not equals or key not in allowed:
+            raise UsageError(f"{what}: expected {' '.join(f'{k}=...' for k in allowed)}, got {token!r}")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise UsageError(f"{what}: {key} must be a number, got {value!r}") from None
+    return values
+
+
+def parse_sprt(tokens: list[str] | None) -> Sprt | None:
+    if tokens is None:
+        return None
+    values = parse_key_values(tokens, {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}, "--sprt")
+    sprt = Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"])
+    if not (sprt.elo0 < sprt.elo1 and 0 < sprt.alpha < 1 and 0 < sprt.beta < 1 and sprt.alpha + sprt.beta < 1):
+        raise UsageError("--sprt: need elo0 < elo1 and alpha, beta in (0, 1) with alpha + beta < 1")
+    return sprt
+
+
+def common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                        help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]")
+    parser.add_argument("--timemargin", type=int, default=100, metavar="MS",
+                        help="grace beyond the clock or movetime before a time forfeit (default 100)")
+    parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
+
+
+def match_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods engines.")
+    common_arguments(parser)
+    parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
+                        "(default: the first engine's cmd)")
+    parser.add_argument("--variant", choices=VARIANTS, default="standard")
+    parser.add_argument("--games", type=int, default=100, help="number of games (pairs share an opening)")
+    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    limits = parser.add_mutually_exclusive_group(required=True)
+    limits.add_argument("--tc", metavar="S+INC", help="clock in seconds plus increment, e.g. 1+0.01")
+    limits.add_argument("--movetime", type=int, metavar="MS")
+    limits.add_argument("--depth", type=int)
+    limits.add_argument("--nodes", type=int)
+    parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw at this ply (0: never)")
+    parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"], default="0",
+                        help="board rotation of the start position (not used with --openings)")
+    parser.add_argument("--random-plies", type=int, default=0, help="random legal moves opening each pair")
+    parser.add_argument("--openings", metavar="FILE", help="position lines, one per line, used in turn")
+    parser.add_argument("--seed", type=int, help="seed for rotations and random plies (default: random, "
+                        "or the one in the --resume file)")
+    parser.add_argument("--records", metavar="FILE", help="JSON lines, one per game (default: timestamped file)")
+    parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
+                        help="elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when the test decides")
+    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S", help="ugi -> ugiok")
+    parser.add_argument("--ready-timeout", type=float, default=10.0, metavar="S", help="isready / query answers")
+    parser.add_argument("--stall-timeout", type=float, default=60.0, metavar="S",
+                        help="bestmove under --depth or --nodes")
+    return parser
+
+
+def compliance_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py compliance", description="Protocol self-test of one engine.")
+    common_arguments(parser)
+    parser.add_argument("--timeout", type=float, default=5.0, metavar="S", help="longest wait for any answer")
+    return parser
+
+
+def time_control_from(args: argparse.Namespace) -> TimeControl:
+    if args.tc is not None:
+        return parse_tc(args.tc)
+    for kind in ("movetime", "depth", "nodes"):
+        value = getattr(args, kind)
+        if value is not None:
+            if value <= 0:
+                raise UsageError(f"--{kind} must be positive")
+            return TimeControl(kind, value=value)
+    raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
+
+
+def read_opening_lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = [line.strip() for line in handle]
+    except OSError as error:
+        raise UsageError(f"--openings {path}: {error.strerror}") from None
+    lines = [line for line in lines if line and not line.startswith("#")]
+    if not lines:
+        raise UsageError(f"--openings {path}: no position lines")
+    for number, line in enumerate(lines, 1):
+        if not POSITION_RE.match(line):
+            raise UsageError(f"--openings {path}: line {number} is not a position line: {line!r}")
+    return lines
+
+
+def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
+    if len(args.engine) != 2:
+        raise UsageError(f"a match needs exactly two --engine, got {len(args.engine)}")
+    engines = [parse_engine(tokens, index) for index, tokens in enumerate(args.engine)]
+    if engines[0].name == engines[1].name:
+        raise UsageError(f"both engines are named {engines[0].name!r}: give them different name=")
+    if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or args.max_plies < 0:
+        raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
+    recorded = resumed_records(args.resume, engines, args.games, args.variant) if args.resume else []
+    seed = args.seed
+    if seed is None:
+        seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
+    records_path = args.resume or args.records or datetime.datetime.now().strftime("arbiter-%Y%m%d-%H%M%S.jsonl")
+    settings = MatchSettings(
+        engines=engines,
+        referee_argv=shlex.split(args.referee) if args.referee else engines[0].argv,
+        variant=args.variant,
+        games=args.games,
+        concurrency=args.concurrency,
+        time_control=time_control_from(args),
+        margin_ms=args.timemargin,
+        max_plies=args.max_plies,
+        rotation=args.rotation,
+        random_plies=args.random_plies,
+        seed=seed,
+        opening_lines=read_opening_lines(args.openings) if args.openings else None,
+        records_path=records_path,
+        sprt=parse_sprt(args.sprt),
+        timeouts=Timeouts(args.startup_timeout, args.ready_timeout, args.stall_timeout),
+        transcript=Transcript(args.log),
+    )
+    return settings, recorded
+
+
+def resumed_records(path: str, engines: list[EngineSpec], games: int, variant: str) -> list[dict]:
+    """The records of an earlier run of this match, one per game index."""
+    if not os.path.exists(path):
+        raise UsageError(f"--resume {path}: no such file")
+    names = {engine.name for engine in engines}
+    by_game: dict[int, dict] = {}
+    for record in load_records(path):
+        if {record["white"], record["black"]} != names:
+            raise UsageError(f"--resume {path}: game {record['game']} was between other engines "
+                             f"({record['white']}, {record['black']})")
+        if record.get("variant", variant) != variant:
+            raise UsageError(f"--resume {path}: game {record['game']} was a {record['variant']} game")
+        if record["game"] < games:
+            by_game.setdefault(record["game"], record)
+    return [by_game[index] for index in sorted(by_game)]
+
+
+def check_engines_start(settings: MatchSettings) -> str:
+    """Starts every engine and the referee once, so a bad command is a usage error, not a lost match.
+
+    Returns the referee's start position line."""
+    for spec in settings.engines:
+        player = Player(spec, settings.variant, settings.timeouts, settings.transcript)
+        try:
+            player.start()
+            if unknown := player.undeclared_options():
+                raise UsageError(f"engine {spec.name} declares no option {', '.join(unknown)} "
+                                 f"(it has: {', '.join(player.options.values()) or 'none'})")
+        except EngineFault as fault:
+            raise UsageError(f"engine {spec.name} does not start: {fault.detail}") from None
+        finally:
+            player.close()
+    referee = Referee(settings.referee_argv, settings.variant, settings.timeouts, settings.transcript)
+    try:
+        referee.launch()
+        start_fen = referee.start_fen()
+        for line in settings.opening_lines or []:
+            referee.set_position(line)
+            referee.fen()  # a line the referee rejects raises here
+        return start_fen
+    except RefereeError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        referee.close()
+
+
+def run_match(argv: list[str]) -> int:
+    settings, recorded = settings_from(match_parser().parse_args(argv))
+    try:
+        start_fen = check_engines_start(settings)
+        book = OpeningBook(start_fen, settings.rotation, settings.random_plies, settings.seed, settings.opening_lines)
+        play_match(Match(settings, book, recorded), len(recorded))
+    finally:
+        settings.transcript.close()
+    return 0
+
+
+def play_match(match: Match, recorded: int) -> None:
+    settings = match.settings
+    print(f"Match {match.first} vs {match.second}: {settings.games} games ({recorded} already recorded), "
+          f"{settings.variant}, {settings.time_control.describe()}, seed {settings.seed}, "
+          f"records {settings.records_path}", flush=True)
+    try:
+        match.run()
+    except Interrupted:
+        print(match.report(), flush=True)  # what was played so far is recorded: show it
+        raise
+    if match.sprt_verdict != "continue":
+        print(f"SPRT decided after {match.tally.games} games: {match.sprt_verdict}", flush=True)
+    print(match.report(), flush=True)
+
+
+def run_compliance(argv: list[str]) -> int:
+    args = compliance_parser().parse_args(argv)
+    if len(args.engine) != 1:
+        raise UsageError(f"compliance needs exactly one --engine, got {len(args.engine)}")
+    spec = parse_engine(args.engine[0], 0)
+    transcript = Transcript(args.log)
+    try:
+        return Compliance(spec, args.timeout, args.timemargin, transcript).run()
+    finally:
+        transcript.close()
+
+
+def raise_interrupted(signum: int, _frame) -> None:
+    raise Interrupted(signum)
+
+
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGINT, raise_interrupted)
+    signal.signal(signal.SIGTERM, raise_interrupted)
+    try:
+        if argv[:1] == ["compliance"]:
+            return run_compliance(argv[1:])
+        return run_match(argv[1:] if argv[:1] == ["match"] else argv)
+    except UsageError as error:
+        print(f"arbiter: error: {error}", file=sys.stderr)
+        return 2
+    except RefereeError as error:
+        print(f"arbiter: error: {error}", file=sys.stderr)
+        return 1
+    except Interrupted as interruption:
+        print(f"arbiter: interrupted by {interruption}; engines stopped", file=sys.stderr)
+        return 128 + interruption.signum
+    except BrokenPipeError:  # our output was closed (| head): stop quietly, records are safe
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        CHILDREN.kill_all()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

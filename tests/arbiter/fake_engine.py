@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""A deliberately broken engine for the arbiter tests.
+
+    fake_engine.py MODE
+
+It handshakes and answers `isready` like a real engine; what it does on `go` depends on MODE:
+  illegal   plays a move that is never legal (a placement on an occupied point, or a
+            non-bipod as the very first move)
+  crash     exits at once, without a word
+  hang      never answers (but keeps answering `isready`)
+  garbage   prints a line that is not part of the protocol
+  badmove   answers `bestmove` with something that is not a move
+  mute      never even finishes the handshake (no `ugiok`)
+"""
+
+import sys
+
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute")
+
+
+def illegal_move(position: str) -> str:
+    words = position.split()
+    moves = words[words.index("moves") + 1:] if "moves" in words else []
+    if not moves:
+        return "N@a1"  # a four-legged pod as the first move of the game
+    target = moves[-1][-2:]  # the point the last move went to is occupied
+    return f"A@{target}"
+
+
+def main() -> None:
+    mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
+    if mode not in MODES:
+        sys.exit(f"unknown mode {mode!r}")
+    position = "position startpos"
+    for line in sys.stdin:
+        command = line.strip()
+        word = command.split()[0] if command else ""
+        if word in ("ugi", "uci") and mode != "mute":
+            print(f"id name fake-{mode}\nid author arbiter tests")
+            print("option name Variant type combo default standard var standard var advanced")
+            print("option name Hash type spin default 16 min 1 max 1024")
+            print("ugiok" if word == "ugi" else "uciok")
+        elif word == "isready":
+            print("readyok")
+        elif word == "position":
+            position = command
+        elif word == "quit":
+            return
+        elif word == "go":
+            if mode == "crash":
+                sys.exit(3)
+            if mode == "illegal":
+                print(f"info depth 1 score cp 0\nbestmove {illegal_move(position)}")
+            elif mode == "garbage":
+                print("Hello, I am not an engine")
+            elif mode == "badmove":
+                print("bestmove z9z9")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

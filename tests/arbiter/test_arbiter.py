@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""Tests of scripts/arbiter.py.
+
+The engine comes from PODIUM_BIN (tests/arbiter.rs sets it, so `cargo test --release` runs
+these); without it only the arithmetic tests run. Broken engines are modes of fake_engine.py.
+
+    PODIUM_BIN=target/release/podium python3 tests/arbiter/test_arbiter.py
+"""
+
+import json
+import math
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ARBITER = os.path.join(ROOT, "scripts", "arbiter.py")
+FAKE = os.path.join(HERE, "fake_engine.py")
+PODIUM = os.environ.get("PODIUM_BIN")
+NEEDS_PODIUM = unittest.skipUnless(PODIUM, "PODIUM_BIN is not set: set it to the podium binary to run this test")
+
+sys.path.insert(0, os.path.dirname(ARBITER))
+import arbiter  # noqa: E402
+
+
+def fake_command(mode: str) -> str:
+    return f"{sys.executable} {FAKE} {mode}"
+
+
+def fake(mode: str) -> str:
+    """The --engine cmd= token of a broken engine."""
+    return f"cmd={fake_command(mode)}"
+
+
+class ArbiterRun:
+    """Runs the arbiter in a scratch directory and reads back what it wrote."""
+
+    def __init__(self, test: unittest.TestCase):
+        self.test = test
+        self.dir = tempfile.TemporaryDirectory(prefix="arbiter-test-")
+        test.addCleanup(self.dir.cleanup)
+        self.records = os.path.join(self.dir.name, "games.jsonl")
+
+    def run(self, *args: str, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, ARBITER, *args], cwd=self.dir.name, capture_output=True, text=True,
+                              timeout=timeout, env=env)
+
+    def match(self, *args: str, expect_rc: int = 0, records: bool = True, **kwargs) -> subprocess.CompletedProcess:
+        done = self.run(*args, *(["--records", self.records] if records else []), **kwargs)
+        self.test.assertEqual(done.returncode, expect_rc, f"stdout:\n{done.stdout}\nstderr:\n{done.stderr}")
+        return done
+
+    def read_records(self) -> list[dict]:
+        with open(self.records, encoding="utf-8") as handle:
+            return [json.loads(line) for line in handle]
+
+
+def reported_wld(stdout: str) -> tuple[int, int, int]:
+    match = re.search(r"^W-L-D: (\d+)-(\d+)-(\d+)", stdout, re.M)
+    return tuple(int(number) for number in match.groups())
+
+
+def wld_from_records(records: list[dict], first: str) -> tuple[int, int, int]:
+    points = [arbiter.points_for(record, first) for record in records]
+    return points.count(1.0), points.count(0.0), points.count(0.5)
+
+
+class StatisticsTest(unittest.TestCase):
+    """Expected values are worked out by hand in the comments."""
+
+    def test_elo_from_score(self):
+        # 0.75 -> -400 * log10(1/0.75 - 1) = -400 * log10(1/3) = 400 * 0.477121 = 190.85
+        self.assertAlmostEqual(arbiter.elo_from_score(0.75), 190.85, places=2)
+        # 0.5 -> log10(1) = 0; 0.25 mirrors 0.75
+        self.assertEqual(arbiter.elo_from_score(0.5), 0.0)
+        self.assertAlmostEqual(arbiter.elo_from_score(0.25), -190.85, places=2)
+        self.assertEqual(arbiter.elo_from_score(1.0), math.inf)
+
+    def test_trinomial_elo_and_interval(self):
+        # W=6 L=2 D=2: score s = (6 + 1) / 10 = 0.7 -> Elo = -400 log10(1/0.7 - 1) = 147.19
+        # per-game variance = (6 * 0.3^2 + 2 * 0.7^2 + 2 * 0.2^2) / 10 = (0.54 + 0.98 + 0.08) / 10 = 0.16
+        # standard error = sqrt(0.16 / 10) = 0.126491; 1.959964 * 0.126491 = 0.247919
+        # Elo(0.947919) = 504.04, Elo(0.452081) = -33.40 -> margin = (504.04 + 33.40) / 2 = 268.72
+        elo, margin = arbiter.elo_with_margin([2, 2, 6], arbiter.GAME_SCORES)
+        self.assertAlmostEqual(elo, 147.19, places=2)
+        self.assertAlmostEqual(margin, 268.72, places=1)
+
+    def test_likelihood_of_superiority(self):
+        # W=6 L=2: 0.5 * (1 + erf(4 / sqrt(2 * 8))) = 0.5 * (1 + erf(1)) = 0.5 * 1.842701 = 0.921350
+        self.assertAlmostEqual(arbiter.likelihood_of_superiority(6, 2), 0.921350, places=6)
+        self.assertEqual(arbiter.likelihood_of_superiority(3, 3), 0.5)
+        self.assertEqual(arbiter.likelihood_of_superiority(0, 0), 0.5)
+
+    def test_pentanomial_elo_and_interval(self):
+        # pairs [LL, LD, WL+DD, WD, WW] = [1, 1, 4, 3, 1], pair scores 0, .25, .5, .75, 1
+        # mean = (0 + 0.25 + 2 + 2.25 + 1) / 10 = 0.55 -> Elo = -400 log10(1/0.55 - 1) = 34.86
+        # variance = (0.55^2 + 0.3^2 + 4 * 0.05^2 + 3 * 0.2^2 + 0.45^2) / 10 = 0.725 / 10 = 0.0725
+        # se = sqrt(0.0725 / 10) = 0.085147; 1.959964 * se = 0.166886
+        # Elo(0.716886) = 161.04, Elo(0.383114) = -83.10 -> margin = 122.07
+        elo, margin = arbiter.elo_with_margin([1, 1, 4, 3, 1], arbiter.PAIR_SCORES)
+        self.assertAlmostEqual(elo, 34.86, places=2)
+        self.assertAlmostEqual(margin, 122.07, places=1)
+
+    def test_sprt_bounds(self):
+        # alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439, ln(0.95 / 0.05) = +2.944439
+        lower, upper = arbiter.sprt_bounds(0.05, 0.05)
+        self.assertAlmostEqual(lower, -2.944439, places=6)
+        self.assertAlmostEqual(upper, 2.944439, places=6)
+
+    def test_sprt_llr_pentanomial_logistic(self):
+        # [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725 (see above), 10 pairs
+        # s0 = score(0 Elo) = 0.5; s1 = score(5 Elo) = 1 / (1 + 10^(-5/400)) = 0.507195
+        # LLR = 10/2 * ln((0.0725 + 0.05^2) / (0.0725 + 0.042805^2)) = 5 * ln(0.075 / 0.074332) = 0.04472
+        self.assertAlmostEqual(arbiter.logistic_score(5), 0.507195, places=6)
+        self.assertAlmostEqual(arbiter.sprt_llr([1, 1, 4, 3, 1], 0, 5), 0.04472, places=4)
+        # symmetric [1, 2, 4, 2, 1]: mean 0.5 = s0, variance = (2 * 0.25 + 4 * 0.0625) / 10 = 0.075
+        # LLR = 5 * ln(0.075 / (0.075 + 0.007195^2)) = -0.003451: a little evidence for H0
+        self.assertAlmostEqual(arbiter.sprt_llr([1, 2, 4, 2, 1], 0, 5), -0.003451, places=5)
+        self.assertEqual(arbiter.sprt_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
+
+    def test_sprt_verdicts(self):
+        sprt = arbiter.Sprt(0, 5, 0.05, 0.05)
+        self.assertEqual(sprt.verdict(3.0), "H1 accepted")
+        self.assertEqual(sprt.verdict(-3.0), "H0 accepted")
+        self.assertEqual(sprt.verdict(0.0), "continue")
+        # all pairs won: the empty cells count 0.001 so the LLR still grows with every pair
+        self.assertLess(arbiter.sprt_llr([0, 0, 0, 0, 4], 0, 200), 2.944439)
+        self.assertGreater(arbiter.sprt_llr([0, 0, 0, 0, 5], 0, 200), 2.944439)
+
+    def test_tally_counts_pairs_from_the_first_engine_side(self):
+        def record(game, white, black, result):
+            return {"game": game, "pair": game // 2, "white": white, "black": black, "result": result,
+                    "reason": "no legal move"}
+        tally = arbiter.Tally("new")
+        for rec in [record(0, "new", "old", "1-0"), record(1, "old", "new", "1-0"),  # W + L -> WL
+                    record(2, "new", "old", "1/2-1/2"), record(3, "old", "new", "0-1"),  # D + W -> WD
+                    record(4, "new", "old", "0-1")]:  # unpaired: counts as a game only
+            tally.add(rec)
+        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 2, 1))
+        self.assertEqual(tally.pentanomial(), [0, 0, 1, 1, 0])
+
+    def test_game_clock(self):
+        clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100)
+        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
+        self.assertTrue(clock.charge(arbiter.WHITE, 400))  # 1000 - 400 + 10
+        self.assertEqual(clock.remaining[arbiter.WHITE], 610)
+        self.assertAlmostEqual(clock.limit_seconds(arbiter.WHITE), 0.71)
+        self.assertTrue(clock.charge(arbiter.BLACK, 1050))  # over by 50 ms, inside the margin: 0 + 10
+        self.assertEqual(clock.remaining[arbiter.BLACK], 10)
+        self.assertFalse(clock.charge(arbiter.WHITE, 711))  # 610 + 100 ms margin exceeded
+        movetime = arbiter.GameClock(arbiter.TimeControl("movetime", value=100), margin_ms=50)
+        self.assertTrue(movetime.charge(arbiter.WHITE, 150))
+        self.assertFalse(movetime.charge(arbiter.WHITE, 151))
+
+    def test_parse_tc(self):
+        self.assertEqual(arbiter.parse_tc("1+0.01"), arbiter.TimeControl("tc", base_ms=1000, inc_ms=10))
+        self.assertEqual(arbiter.parse_tc("5"), arbiter.TimeControl("tc", base_ms=5000, inc_ms=0))
+        with self.assertRaises(arbiter.UsageError):
+            arbiter.parse_tc("fast")
+
+
+class UsageTest(unittest.TestCase):
+    def assert_usage_error(self, *args: str, mentions: str) -> None:
+        done = ArbiterRun(self).run(*args)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        self.assertEqual(len(done.stderr.strip().splitlines()), 1, done.stderr)
+        self.assertIn(mentions, done.stderr)
+
+    def test_bad_usage_is_one_line_and_exit_2(self):
+        fake_engine = fake_command("illegal")
+        self.assert_usage_error("--depth", "1", mentions="exactly two --engine")
+        self.assert_usage_error("--engine", f"cmd={fake_engine}", "--engine", f"cmd={fake_engine}", "--depth", "1",
+                                "--frobnicate", mentions="--frobnicate")
+        self.assert_usage_error("--engine", "cmd=/no/such/engine", "--engine", f"cmd={fake_engine}", "--depth", "1",
+                                mentions="does not start")
+        self.assert_usage_error("--engine", "name=a", f"cmd={fake_engine}", "option.NoSuch=1", "--engine", "name=b",
+                                f"cmd={fake_engine}", "--depth", "1", mentions="NoSuch")
+        self.assert_usage_error("--engine", f"cmd={fake_engine}", "--engine", f"cmd={fake_engine}",
+                                mentions="required")
+        self.assert_usage_error("compliance", mentions="exactly one --engine")
+
+
+@NEEDS_PODIUM
+class MatchTest(unittest.TestCase):
+    def check_records(self, records: list[dict], done: subprocess.CompletedProcess, games: int, variant: str):
+        self.assertEqual(sorted(record["game"] for record in records), list(range(games)))
+        self.assertEqual(reported_wld(done.stdout), wld_from_records(records, "one"))
+        for record in records:
+            self.assertEqual(record["variant"], variant)
+            self.assertEqual(record["pair"], record["game"] // 2)
+            self.assertIn(record["result"], ("1-0", "0-1", "1/2-1/2"))
+            self.assertNotIn(record["reason"], arbiter.ENGINE_FAULTS, record)
+            self.assertEqual(set(record["time_ms"]), {"white", "black"})
+        by_pair: dict[int, list[dict]] = {}
+        for record in records:
+            by_pair.setdefault(record["pair"], []).append(record)
+        for pair in by_pair.values():  # same opening, colours swapped
+            self.assertEqual(len({record["opening"] for record in pair}), 1)
+            self.assertEqual({(record["white"], record["black"]) for record in pair}, {("one", "two"), ("two", "one")})
+        self.replay(records, variant)
+
+    def replay(self, records: list[dict], variant: str) -> None:
+        """Every move legal for an independent referee; the recorded end matches its verdict."""
+        referee = arbiter.Referee([PODIUM], variant, arbiter.Timeouts())
+        referee.launch()
+        try:
+            for record in records:
+                for ply, move in enumerate(record["moves"]):
+                    referee.set_position(record["opening"], record["moves"][:ply])
+                    self.assertTrue(referee.is_legal(move), f"game {record['game']} ply {ply}: {move}")
+                referee.set_position(record["opening"], record["moves"])
+                if record["reason"] in ("no legal move", "hand emptied"):
+                    self.assertTrue(referee.game_over())
+                    self.assertEqual(referee.result(), {"1-0": "p1win", "0-1": "p2win"}[record["result"]])
+        finally:
+            referee.close()
+
+    def test_standard_match_records_add_up(self):
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "option.Hash=8", "--games", "4", "--depth", "2", "--seed", "3")
+        self.check_records(run.read_records(), done, 4, "standard")
+        self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
+        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%")
+        self.assertIn("LOS:", done.stdout)
+
+    def test_advanced_match_with_random_openings_concurrently(self):
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--variant", "advanced", "--games", "4", "--depth", "1", "--concurrency", "2",
+                         "--random-plies", "3", "--rotation", "random", "--seed", "11", "--max-plies", "120")
+        records = run.read_records()
+        self.check_records(records, done, 4, "advanced")
+        for record in records:
+            self.assertEqual(len(record["opening_moves"]), 3)
+            self.assertTrue(record["opening"].endswith(" 3"), record["opening"])  # ply 3 after the random plies
+
+    def test_clock_match_and_openings_file(self):
+        run = ArbiterRun(self)
+        rotated = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0"
+        openings = os.path.join(run.dir.name, "openings.txt")
+        with open(openings, "w", encoding="utf-8") as handle:
+            handle.write(f"# two openings\n{rotated}\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0\n")
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--games", "4", "--tc", "0.5+0.02", "--timemargin", "300", "--concurrency", "2",
+                         "--openings", openings)
+        records = run.read_records()
+        self.check_records(records, done, 4, "standard")
+        by_game = sorted(records, key=lambda record: record["game"])  # written in the order games ended
+        self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "90", "90"])
+
+    def test_sprt_stops_early(self):
+        # Against an engine that loses every game, every pair is WW; with elo1 = 200 the LLR
+        # passes ln(19) = 2.94 at the fifth pair (see test_sprt_verdicts), long before 100 games.
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", fake("illegal"),
+                         "--referee", PODIUM, "--games", "100", "--depth", "1",
+                         "--sprt", "elo0=0", "elo1=200", "alpha=0.05", "beta=0.05")
+        self.assertIn("H1 accepted", done.stdout)
+        self.assertEqual(len(run.read_records()), 10)
+        self.assertRegex(done.stdout, r"LLR 3\.\d\d \(-2\.94, 2\.94\)")
+
+
+@NEEDS_PODIUM
+class FaultTest(unittest.TestCase):
+    """Each broken engine loses every game with the right reason, and the match goes on."""
+
+    def play_against(self, mode: str, *limits: str, games: int = 2) -> list[dict]:
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", f"name={mode}", fake(mode),
+                         "--referee", PODIUM, "--games", str(games), *limits)
+        records = run.read_records()
+        self.assertEqual(len(records), games)
+        self.assertEqual(reported_wld(done.stdout), (games, 0, 0))
+        return records
+
+    def assert_all_lost(self, records: list[dict], mode: str, reason: str) -> None:
+        for record in records:
+            loser = record["black"] if record["result"] == "1-0" else record["white"]
+            self.assertEqual((loser, record["reason"]), (mode, reason), record)
+
+    def test_illegal_move(self):
+        self.assert_all_lost(self.play_against("illegal", "--depth", "1"), "illegal", "illegal move")
+
+    def test_crash_is_restarted_for_each_game(self):
+        records = self.play_against("crash", "--depth", "1", games=4)
+        self.assert_all_lost(records, "crash", "crash")
+
+    def test_no_bestmove_under_movetime_is_a_time_forfeit(self):
+        records = self.play_against("hang", "--movetime", "50", "--timemargin", "100")
+        self.assert_all_lost(records, "hang", "time forfeit")
+
+    def test_no_bestmove_under_a_clock_is_a_time_forfeit(self):
+        records = self.play_against("hang", "--tc", "0.2+0", "--timemargin", "50")
+        self.assert_all_lost(records, "hang", "time forfeit")
+        white_fake = next(record for record in records if record["white"] == "hang")
+        self.assertGreaterEqual(white_fake["time_ms"]["white"], 0)
+
+    def test_no_bestmove_under_depth_is_a_stall(self):
+        records = self.play_against("hang", "--depth", "1", "--stall-timeout", "0.3")
+        self.assert_all_lost(records, "hang", "stall")
+
+    def test_garbage_is_a_protocol_error(self):
+        self.assert_all_lost(self.play_against("garbage", "--depth", "1"), "garbage", "protocol error")
+        self.assert_all_lost(self.play_against("badmove", "--depth", "1"), "badmove", "protocol error")
+
+
+@NEEDS_PODIUM
+class ResumeTest(unittest.TestCase):
+    def test_resume_plays_only_the_missing_games_with_the_same_openings(self):
+        run = ArbiterRun(self)
+        engines = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}"]
+        options = ["--games", "4", "--depth", "1", "--random-plies", "2", "--variant", "advanced",
+                   "--max-plies", "120"]
+        run.match(*engines, *options, "--seed", "5")
+        full = run.read_records()
+        with open(run.records, encoding="utf-8") as handle:
+            first_two = handle.readlines()[:2]
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(first_two)
+            handle.write('{"game": 2, "pa')  # a line cut short by the interruption
+        done = run.match(*engines, *options, "--resume", run.records, records=False)  # seed from the file
+        self.assertIn("(2 already recorded)", done.stdout)
+        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
+        resumed = arbiter.load_records(run.records)  # the cut-short line is skipped
+        self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
+        self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
+        openings = {record["game"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["game"]])
+
+
+@NEEDS_PODIUM
+class ComplianceTest(unittest.TestCase):
+    def test_podium_passes(self):
+        # a generous margin: this checks the protocol, not how busy the test machine is
+        done = ArbiterRun(self).run("compliance", "--engine", f"cmd={PODIUM}", "--timemargin", "400")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertNotIn("FAIL", done.stdout)
+        self.assertRegex(done.stdout, r"compliance: \d+ passed, 0 failed")
+
+    def test_broken_engine_fails(self):
+        done = ArbiterRun(self).run("compliance", "--engine", fake("crash"), "--timeout", "0.3")
+        self.assertNotEqual(done.returncode, 0, done.stdout)
+        self.assertIn("PASS handshake", done.stdout)
+        self.assertRegex(done.stdout, r"FAIL go depth 2: .*exit")
+
+
+@NEEDS_PODIUM
+class InterruptTest(unittest.TestCase):
+    def test_sigint_kills_every_engine_and_exits_non_zero(self):
+        tag = f"arbiter-test-{uuid.uuid4()}"
+        run = ArbiterRun(self)
+        process = subprocess.Popen(
+            [sys.executable, ARBITER, "--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=hang", fake("hang"),
+             "--referee", PODIUM, "--games", "10", "--depth", "1", "--stall-timeout", "60", "--concurrency", "2",
+             "--records", run.records],
+            cwd=run.dir.name, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "ARBITER_TEST_TAG": tag})
+        self.addCleanup(process.kill)
+        time.sleep(0.5)
+        self.assertTrue(wait_for(lambda: len(processes_tagged(tag)) >= 7, 10), "engines did not start")
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=15)
+        self.assertEqual(process.returncode, 130, stderr)
+        self.assertIn("interrupted", stderr)
+        self.assertTrue(wait_for(lambda: not processes_tagged(tag), 5), f"left behind: {processes_tagged(tag)}")
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def processes_tagged(tag: str) -> list[int]:
+    """Processes whose environment carries tag: the arbiter and everything it started."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as handle:
+                    if tag.encode() in handle.read():
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
