@@ -155,7 +155,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
-            budget: limits.budget(),
+            budget: limits.budget(game.expected_moves_left(root)),
             node_limit: limits.nodes.filter(|_| !limits.infinite),
             stop,
             aborted: false,

@@ -31,6 +31,10 @@ pub trait SearchGame {
     /// Whether a repeated position is a draw in this game.
     fn repetition_is_draw(&self) -> bool;
 
+    /// About how many more moves the side to move will play, for sharing
+    /// out its clock.
+    fn expected_moves_left(&self, position: &Self::Position) -> u32;
+
     /// Packs a move into 16 bits for the transposition table.
     fn move_to_bits(mv: Self::Move) -> u16;
 

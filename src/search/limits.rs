@@ -25,37 +25,40 @@ pub struct Limits {
     pub move_overhead: Duration,
 }
 
-/// When to stop: `soft` is checked between iterations, `hard` during one.
+/// When to stop: no new iteration starts after `soft`; the search is cut
+/// off at `hard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     pub soft: Option<Duration>,
     pub hard: Option<Duration>,
 }
 
-/// Assumed moves left in the game when the controller does not say. Pods
-/// games are short: fourteen pods a side, a few more moves in the advanced game.
-const DEFAULT_MOVES_TO_GO: u32 = 16;
 /// Never plan to use the last few milliseconds of the clock.
 const CLOCK_SAFETY: Duration = Duration::from_millis(5);
 /// The shortest hard limit we aim for, so a search always gets a first iteration done.
 const MIN_THINK: Duration = Duration::from_millis(1);
 
 impl Limits {
-    pub fn budget(&self) -> TimeBudget {
+    /// The time budget for this move. `moves_left` is the game's estimate of
+    /// the moves the side to move has still to play, used when the
+    /// controller gives no `moves_to_go`.
+    pub fn budget(&self, moves_left: u32) -> TimeBudget {
         if self.infinite {
             return TimeBudget { soft: None, hard: None };
         }
         let mut budget = TimeBudget { soft: None, hard: None };
         if let Some(movetime) = self.movetime {
+            // A fixed time per move is meant to be used: iterations run to the end of it.
             let hard = movetime.saturating_sub(self.move_overhead).max(MIN_THINK);
             budget = TimeBudget { soft: Some(hard), hard: Some(hard) };
         }
         if let Some(clock) = self.clock {
             let usable = clock.remaining.saturating_sub(self.move_overhead + CLOCK_SAFETY);
-            let moves_to_go = clock.moves_to_go.unwrap_or(DEFAULT_MOVES_TO_GO).max(1);
+            let moves_to_go = clock.moves_to_go.unwrap_or(moves_left).max(1);
             let share = usable / moves_to_go + clock.increment * 3 / 4;
-            let hard = (share * 4).min(usable * 2 / 5).max(MIN_THINK);
-            let soft = share.min(hard);
+            let hard = (share * 3).min(usable / 3).max(MIN_THINK);
+            // An iteration begun after half the share rarely ends before the hard limit.
+            let soft = (share / 2).min(hard);
             budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
             budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         }
@@ -74,7 +77,7 @@ mod tests {
     #[test]
     fn movetime_is_a_hard_limit_less_the_overhead() {
         let limits = Limits { movetime: Some(ms(100)), move_overhead: ms(10), ..Limits::default() };
-        assert_eq!(limits.budget(), TimeBudget { soft: Some(ms(90)), hard: Some(ms(90)) });
+        assert_eq!(limits.budget(16), TimeBudget { soft: Some(ms(90)), hard: Some(ms(90)) });
     }
 
     #[test]
@@ -85,7 +88,7 @@ mod tests {
                 move_overhead: ms(10),
                 ..Limits::default()
             };
-            let budget = limits.budget();
+            let budget = limits.budget(16);
             let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
             assert!(soft <= hard, "{remaining}: {budget:?}");
             assert!(hard <= ms(remaining).max(MIN_THINK), "{remaining}: {budget:?}");
@@ -98,12 +101,12 @@ mod tests {
     #[test]
     fn infinite_has_no_budget_and_limits_combine() {
         let infinite = Limits { infinite: true, movetime: Some(ms(5)), ..Limits::default() };
-        assert_eq!(infinite.budget(), TimeBudget { soft: None, hard: None });
+        assert_eq!(infinite.budget(16), TimeBudget { soft: None, hard: None });
         let both = Limits {
             movetime: Some(ms(50)),
             clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),
             ..Limits::default()
         };
-        assert_eq!(both.budget().hard, Some(ms(50)));
+        assert_eq!(both.budget(16).hard, Some(ms(50)));
     }
 }

@@ -226,6 +226,16 @@ impl SearchGame for PodsGame {
         self.rules.variant() == Variant::Advanced
     }
 
+    fn expected_moves_left(&self, position: &Position) -> u32 {
+        let in_hand = position.hand(position.side_to_move()).count();
+        match self.rules.variant() {
+            // Each move places a pod: the hand bounds the game.
+            Variant::Standard => in_hand.max(1),
+            // Pods come back to hand and move about: games run longer.
+            Variant::Advanced => 20 + 2 * in_hand,
+        }
+    }
+
     fn move_to_bits(mv: Move) -> u16 {
         mv.to_bits()
     }
