@@ -80,7 +80,7 @@ fn random_board(rng: &mut Xoshiro256PlusPlus) -> String {
     for row in 0..11 {
         let mut line = String::new();
         for column in 0..11 {
-            let present = rng.next_u64() % 4 != 0;
+            let present = !rng.next_u64().is_multiple_of(4);
             let c = match (row % 2, column % 2) {
                 (0, 0) => 'o',
                 (0, 1) => '-',
@@ -105,7 +105,7 @@ fn random_pods(rng: &mut Xoshiro256PlusPlus) -> String {
             let mut chosen = Vec::new();
             for _ in 0..legs {
                 let dir = directions.remove((rng.next_u64() % directions.len() as u64) as usize);
-                let length = if rng.next_u64() % 3 == 0 { "l" } else { "s" };
+                let length = if rng.next_u64().is_multiple_of(3) { "l" } else { "s" };
                 chosen.push(format!("{dir}:{length}"));
             }
             format!("{}={}", (b'A' + index as u8) as char, chosen.join(","))

@@ -193,11 +193,9 @@ impl Engine {
                 .and_then(|mv| game.play(mv).map_err(|illegal| illegal.to_string()));
             if let Err(reason) = played {
                 self.error(format!("illegal move {} at index {index}: {}", shorten(text), shorten_message(&reason)));
-                // A finished game keeps its result: moves after the end are
-                // reported, not punished.
-                if game.outcome().is_none() {
-                    game.forfeit(game.position().side_to_move());
-                }
+                // Game::forfeit leaves a finished game's result alone: moves
+                // after the end are reported, not punished.
+                game.forfeit(game.position().side_to_move());
                 break;
             }
         }

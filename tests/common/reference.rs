@@ -333,10 +333,11 @@ impl RefRules {
     ) -> usize {
         let mut n = 0;
         for leg in self.legs(side, pod) {
-            if let Some(q) = step(p, leg.dx, leg.dy) {
-                if geo.conn[p][q] && board[q].is_none() {
-                    n += 1;
-                }
+            if let Some(q) = step(p, leg.dx, leg.dy)
+                && geo.conn[p][q]
+                && board[q].is_none()
+            {
+                n += 1;
             }
         }
         n
@@ -360,11 +361,11 @@ impl RefRules {
         // Points attacked by the opponent, and points holding opponent pods.
         let mut attacked = [false; 36];
         for p in 0..36 {
-            if let Some((s, pod)) = st.board[p] {
-                if s == them {
-                    for q in self.attacks(geo, p, s, pod) {
-                        attacked[q] = true;
-                    }
+            if let Some((s, pod)) = st.board[p]
+                && s == them
+            {
+                for q in self.attacks(geo, p, s, pod) {
+                    attacked[q] = true;
                 }
             }
         }
@@ -377,8 +378,8 @@ impl RefRules {
             if first_move && self.pods[pod].len() != 2 {
                 continue; // condition 4
             }
-            for p in 0..36 {
-                if st.board[p].is_some() || attacked[p] {
+            for (p, &is_attacked) in attacked.iter().enumerate() {
+                if st.board[p].is_some() || is_attacked {
                     continue; // empty point; condition 2
                 }
                 let hits_opponent =
