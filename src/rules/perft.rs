@@ -14,14 +14,7 @@ pub fn perft(rules: &Rules, position: &Position, depth: u32) -> u64 {
         _ => {
             let mut moves = MoveList::new();
             position.generate_moves(rules, &mut moves);
-            moves
-                .iter()
-                .map(|&mv| {
-                    let mut next = *position;
-                    next.play(rules, mv);
-                    perft(rules, &next, depth - 1)
-                })
-                .sum()
+            moves.iter().map(|&mv| perft_after(rules, position, mv, depth - 1)).sum()
         }
     }
 }
@@ -30,12 +23,12 @@ pub fn perft(rules: &Rules, position: &Position, depth: u32) -> u64 {
 pub fn divide(rules: &Rules, position: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut moves = MoveList::new();
     position.generate_moves(rules, &mut moves);
-    moves
-        .iter()
-        .map(|&mv| {
-            let mut next = *position;
-            next.play(rules, mv);
-            (mv, perft(rules, &next, depth.saturating_sub(1)))
-        })
-        .collect()
+    moves.iter().map(|&mv| (mv, perft_after(rules, position, mv, depth.saturating_sub(1)))).collect()
+}
+
+/// perft(`depth`) of the position after `mv`.
+fn perft_after(rules: &Rules, position: &Position, mv: Move, depth: u32) -> u64 {
+    let mut next = *position;
+    next.play(rules, mv);
+    perft(rules, &next, depth)
 }
