@@ -44,7 +44,7 @@ impl Weights {
             Variant::Advanced => Weights {
                 secure_placement: 0,
                 open_point: 0,
-                placement: 4,
+                placement: 6,
                 pod_in_hand: 120,
                 pod_nearly_blocked: 25,
                 pod_move: 1,
