@@ -207,12 +207,12 @@ impl Bitboard {
     }
 
     /// The points whose neighbour in `dir` is in `self`: `result[p] = self[p + dir]`.
-    /// Bits that wrap around a board edge are garbage; callers mask them with a
+    /// Bits that wrap around a board edge, or around the word (a rotation
+    /// needs no branch on the sign), are garbage; callers mask them with a
     /// line mask, which only holds points whose neighbour in `dir` exists.
     #[inline(always)]
     pub const fn pull(self, dir: Direction) -> Bitboard {
-        let delta = dir.index_delta();
-        if delta > 0 { Bitboard(self.0 >> delta) } else { Bitboard(self.0 << -delta) }
+        Bitboard(self.0.rotate_right(dir.index_delta() as u32 & 63))
     }
 
     /// The lowest point in the set.
