@@ -292,12 +292,16 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
+        // Each child is made one move ahead, so its table slot is fetched
+        // while the previous child's subtree is searched.
+        order_next(&mut scored, 0);
+        let mut upcoming = Some(self.play_and_prefetch(position, scored[0].1, depth));
         for index in 0..scored.len() {
-            order_next(&mut scored, index);
             let (move_score, mv) = scored[index];
-            let child = self.game.play(position, mv);
-            if depth > 1 {
-                self.tt.prefetch(self.game.hash(&child));
+            let child = upcoming.take().expect("made one move ahead");
+            if index + 1 < scored.len() {
+                order_next(&mut scored, index + 1);
+                upcoming = Some(self.play_and_prefetch(position, scored[index + 1].1, depth));
             }
             let score = if index == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
@@ -357,6 +361,15 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             },
         );
         best_score
+    }
+
+    /// The child after `mv`, its table slot on its way into the cache if it will be probed.
+    fn play_and_prefetch(&self, position: &G::Position, mv: G::Move, depth: i32) -> G::Position {
+        let child = self.game.play(position, mv);
+        if depth > 1 {
+            self.tt.prefetch(self.game.hash(&child));
+        }
+        child
     }
 
     /// TT move first, then killers, then by history.
