@@ -181,6 +181,11 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             self.seldepth = 0;
             let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
             if self.aborted {
+                // Root moves are only recorded once fully searched, and the
+                // last best move is searched first: a move here is at least as good.
+                if let Some(&mv) = self.pv[0].first() {
+                    best.best_move = Some(mv);
+                }
                 break;
             }
             let pv = self.pv[0].clone();
@@ -228,10 +233,6 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         self.aborted
     }
 
-    fn is_repetition(&self, key: u64) -> bool {
-        // The last entry is the current position itself.
-        self.path.iter().rev().skip(1).any(|&earlier| earlier == key)
-    }
 
     fn negamax(&mut self, position: &G::Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
@@ -245,10 +246,8 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             if self.game.is_draw(position) {
                 return 0;
             }
-            self.path.push(key);
-            let repeated = self.game.repetition_is_draw() && self.is_repetition(key);
-            self.path.pop();
-            if repeated {
+            // `path` holds the game before the root and this node's ancestors.
+            if self.game.repetition_is_draw() && self.path.contains(&key) {
                 return 0;
             }
         }
