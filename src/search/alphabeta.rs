@@ -233,7 +233,6 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         self.aborted
     }
 
-
     fn negamax(&mut self, position: &G::Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
