@@ -128,6 +128,9 @@ struct AnalyseArgs {
     /// The hash table's size in megabytes.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
     hash: u64,
+    /// Search threads (lazy SMP: helpers share the hash table).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 #[derive(Args)]
@@ -243,6 +246,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash as usize);
+    searcher.set_threads(args.threads as usize);
     let best = search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| {
         println!("{}", if args.json { info.to_json() } else { info.to_string() });
     });

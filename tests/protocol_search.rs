@@ -177,3 +177,28 @@ fn go_perft_lists_each_move_then_the_total() {
     }
     assert_eq!(lines[71], "nodes 27610");
 }
+
+#[test]
+fn two_threads_search_answer_legal_moves_and_stop_promptly() {
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name Threads value 2");
+    for variant in ["standard", "advanced"] {
+        engine.send(&format!("newgame {variant}"));
+        engine.send("position startpos moves B@d1");
+        assert_eq!(engine.sync(), Vec::<String>::new());
+        let (infos, mv) = engine.search("go depth 5", REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{variant}");
+        let (infos, mv) = engine.search("go nodes 20000", REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{variant}");
+    }
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = Instant::now();
+    engine.send("stop");
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert!(sent.elapsed() < Duration::from_millis(100), "bestmove {:?} after stop", sent.elapsed());
+    let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+}

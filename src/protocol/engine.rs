@@ -110,9 +110,15 @@ impl Engine {
     fn is_ready(&mut self) {
         // The first `isready` is the moment UGI allows the big allocation.
         if self.search.is_none() && self.searcher.is_none() {
-            self.searcher = Some(Searcher::new(self.settings.hash_megabytes));
+            self.searcher = Some(self.new_searcher());
         }
         self.output.line("readyok");
+    }
+
+    fn new_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::new(self.settings.hash_megabytes);
+        searcher.set_threads(self.settings.threads);
+        searcher
     }
 
     fn new_game(&mut self, variant: Option<Variant>, rotation: Option<Rotation>) {
@@ -158,8 +164,10 @@ impl Engine {
                     searcher.resize(self.settings.hash_megabytes);
                 }
             }
-            EngineOption::Threads if self.settings.threads > 1 => {
-                log::info!("Threads {}: the search uses one thread for now", self.settings.threads);
+            EngineOption::Threads => {
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.set_threads(self.settings.threads);
+                }
             }
             EngineOption::MaxPlies => self.game = self.game.clone().with_max_plies(self.settings.max_plies),
             _ if option.starts_new_game() => {
@@ -216,7 +224,7 @@ impl Engine {
             self.output.lines([format!("info string game over: {outcome}"), bestmove_line(None)]);
             return;
         }
-        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.settings.hash_megabytes));
+        let searcher = self.searcher.take().unwrap_or_else(|| self.new_searcher());
         self.search = SearchJob::start(searcher, self.game.clone(), limits, self.output.clone());
     }
 

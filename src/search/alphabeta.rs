@@ -3,7 +3,7 @@
 //! it sees the game only through `SearchGame`.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::game::SearchGame;
@@ -81,13 +81,26 @@ pub struct SearchResult<M> {
 /// Keeps what outlives one search: the table and the ordering statistics.
 pub struct Searcher {
     tt: TranspositionTable,
-    history: Vec<i32>,
+    /// Move-ordering statistics, one table per search thread.
+    histories: Vec<Vec<i32>>,
 }
 
-/// Per-search state, borrowed from the `Searcher` for one `search` call.
+const HISTORY_SIZE: usize = 1 << 16;
+
+/// What the threads of one search share besides the table.
+struct Shared<'a> {
+    /// Set by the caller to stop the search.
+    stop: &'a AtomicBool,
+    /// Set by the main thread when it is done, to stop the helpers.
+    finished: AtomicBool,
+    /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
+    nodes: AtomicU64,
+}
+
+/// Per-thread search state, borrowed from the `Searcher` for one `search` call.
 struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     game: &'a G,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut [i32],
     killers: [[Option<G::Move>; 2]; MAX_PLY],
     /// Keys of the game so far and of the current search path, for repetitions.
@@ -97,25 +110,28 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     /// Those moves with their ordering scores.
     scored_buffers: Vec<Vec<(i32, G::Move)>>,
     pv: Vec<Vec<G::Move>>,
+    /// This thread's nodes.
     nodes: u64,
     seldepth: u32,
     started: Instant,
     budget: TimeBudget,
     node_limit: Option<u64>,
-    stop: &'a AtomicBool,
+    shared: &'a Shared<'a>,
     aborted: bool,
     report: R,
 }
 
 impl Searcher {
     pub fn new(hash_megabytes: usize) -> Searcher {
-        Searcher { tt: TranspositionTable::new(hash_megabytes), history: vec![0; 1 << 16] }
+        Searcher { tt: TranspositionTable::new(hash_megabytes), histories: vec![vec![0; HISTORY_SIZE]] }
     }
 
     /// Forgets everything learned: for a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.fill(0);
+        for history in &mut self.histories {
+            history.fill(0);
+        }
     }
 
     pub fn resize(&mut self, hash_megabytes: usize) {
@@ -124,6 +140,16 @@ impl Searcher {
 
     pub fn hash_megabytes(&self) -> usize {
         self.tt.megabytes()
+    }
+
+    /// Search threads from now on (at least one). Helper threads search the
+    /// same root and share the table (lazy SMP); only the main one reports.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.histories.resize_with(threads.max(1), || vec![0; HISTORY_SIZE]);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.histories.len()
     }
 
     /// Searches `root` within `limits`, reporting each completed iteration.
@@ -140,35 +166,75 @@ impl Searcher {
         report: impl FnMut(&Report<G::Move>),
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
-        for value in self.history.iter_mut() {
+        for value in self.histories.iter_mut().flatten() {
             *value /= 8;
         }
-        let mut run = Run {
+        let shared = Shared { stop, finished: AtomicBool::new(false), nodes: AtomicU64::new(0) };
+        let max_depth =
+            limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
+        let tt = &self.tt;
+        std::thread::scope(|scope| {
+            for (index, history_table) in helper_histories.iter_mut().enumerate() {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut helper = Run::new(game, tt, history_table, history, shared, |_: &Report<G::Move>| {});
+                    // Odd helpers start one ply deeper, so the threads spread over depths.
+                    helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false);
+                });
+            }
+            let mut main = Run::new(game, tt, main_history, history, &shared, report);
+            main.budget = limits.budget(game.expected_moves_left(root));
+            main.node_limit = limits.nodes.filter(|_| !limits.infinite);
+            let result = main.iterate(root, 1, max_depth, limits.infinite);
+            shared.finished.store(true, Ordering::Relaxed);
+            result
+        })
+    }
+}
+
+impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
+    /// A thread's state with no limits of its own.
+    fn new(
+        game: &'a G,
+        tt: &'a TranspositionTable,
+        history: &'a mut [i32],
+        game_history: &[u64],
+        shared: &'a Shared<'a>,
+        report: R,
+    ) -> Self {
+        Run {
             game,
-            tt: &mut self.tt,
-            history: &mut self.history,
+            tt,
+            history,
             killers: [[None; 2]; MAX_PLY],
-            path: history.to_vec(),
+            path: game_history.to_vec(),
             move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             scored_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
-            budget: limits.budget(game.expected_moves_left(root)),
-            node_limit: limits.nodes.filter(|_| !limits.infinite),
-            stop,
+            budget: TimeBudget { soft: None, hard: None },
+            node_limit: None,
+            shared,
             aborted: false,
             report,
-        };
-        let max_depth =
-            limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        run.iterate(root, max_depth, limits.infinite)
+        }
     }
-}
 
-impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
-    fn iterate(&mut self, root: &G::Position, max_depth: u32, infinite: bool) -> SearchResult<G::Move> {
+    /// Nodes of all threads, this one's exactly.
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.nodes % POLL_INTERVAL
+    }
+
+    fn iterate(
+        &mut self,
+        root: &G::Position,
+        first_depth: u32,
+        max_depth: u32,
+        infinite: bool,
+    ) -> SearchResult<G::Move> {
         let mut root_moves = Vec::new();
         self.game.legal_moves(root, &mut root_moves);
         let mut best =
@@ -177,7 +243,7 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             best.score = Score::Mate(0);
             return best;
         }
-        for depth in 1..=max_depth {
+        for depth in first_depth..=max_depth {
             self.seldepth = 0;
             let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
             if self.aborted {
@@ -193,13 +259,13 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
                 best_move: pv.first().copied().or(best.best_move),
                 score: Score::from_internal(score),
                 depth,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
             };
             let report = Report {
                 depth,
                 seldepth: self.seldepth,
                 score: best.score,
-                nodes: self.nodes,
+                nodes: best.nodes,
                 elapsed: self.started.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv,
@@ -212,22 +278,24 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
             }
         }
         // `go infinite` waits for `stop` even after the last depth.
-        while infinite && !self.stop.load(Ordering::Relaxed) {
+        while infinite && !self.shared.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
-        best.nodes = self.nodes;
+        best.nodes = self.total_nodes();
         best
     }
 
-    fn should_stop(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
+    /// Counts a node; every `POLL_INTERVAL` nodes publishes the count and
+    /// looks at the clock and the stop flags. Returns whether to stop.
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
+            self.shared.nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             let over_time = self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
-            self.aborted = over_time || self.stop.load(Ordering::Relaxed);
+            self.aborted |=
+                over_time || self.shared.stop.load(Ordering::Relaxed) || self.shared.finished.load(Ordering::Relaxed);
         }
-        if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
+        if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit) {
             self.aborted = true;
         }
         self.aborted
@@ -235,9 +303,9 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
 
     fn negamax(&mut self, position: &G::Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv[ply].clear();
-        self.nodes += 1;
+        let stopping = self.count_node();
         self.seldepth = self.seldepth.max(ply as u32);
-        if ply > 0 && self.should_stop() {
+        if ply > 0 && stopping {
             return 0;
         }
         let key = self.game.hash(position);

@@ -5,9 +5,10 @@ use std::fmt;
 
 /// Scores are from the side to move's point of view; `evaluate` must stay
 /// well inside `±MATE_BOUND` so it is never mistaken for a won or lost game.
-pub trait SearchGame {
-    type Position: Copy;
-    type Move: Copy + Eq + fmt::Display + fmt::Debug;
+/// Search threads share the game and the root, hence `Sync` and `Send`.
+pub trait SearchGame: Sync {
+    type Position: Copy + Send + Sync;
+    type Move: Copy + Eq + fmt::Display + fmt::Debug + Send;
 
     /// A key for the transposition table and repetition detection.
     fn hash(&self, position: &Self::Position) -> u64;

@@ -1,5 +1,7 @@
 //! The transposition table: one entry per slot, keyed by the full hash,
-//! holding depth, bound, score and best move.
+//! holding depth, bound, score and best move; shared by search threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,8 +51,29 @@ impl Slot {
     }
 }
 
+/// A slot shared by search threads without locks: it stores `key ^ data`
+/// beside `data`, so a slot torn by two threads writing at once fails the key
+/// check instead of passing off one position's data as another's.
+#[derive(Default)]
+struct SharedSlot {
+    checked_key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl SharedSlot {
+    fn load(&self) -> Slot {
+        let data = self.data.load(Ordering::Relaxed);
+        Slot { key: self.checked_key.load(Ordering::Relaxed) ^ data, data }
+    }
+
+    fn save(&self, slot: Slot) {
+        self.checked_key.store(slot.key ^ slot.data, Ordering::Relaxed);
+        self.data.store(slot.data, Ordering::Relaxed);
+    }
+}
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Vec<SharedSlot>,
     /// Bumped for every new search, so old entries give way first.
     generation: u8,
 }
@@ -58,16 +81,18 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.max(1) * 1024 * 1024;
-        let count = (bytes / std::mem::size_of::<Slot>()).max(1);
-        TranspositionTable { slots: vec![Slot::default(); count], generation: 0 }
+        let count = (bytes / std::mem::size_of::<SharedSlot>()).max(1);
+        TranspositionTable { slots: (0..count).map(|_| SharedSlot::default()).collect(), generation: 0 }
     }
 
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.slots.len() * std::mem::size_of::<SharedSlot>() / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+        for slot in &mut self.slots {
+            *slot = SharedSlot::default();
+        }
         self.generation = 0;
     }
 
@@ -86,7 +111,7 @@ impl TranspositionTable {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = &self.slots[self.index(key)];
+            let slot: *const SharedSlot = &self.slots[self.index(key)];
             // SAFETY: a prefetch is only a hint; SSE is part of every x86_64 target.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
         }
@@ -95,7 +120,7 @@ impl TranspositionTable {
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slots[self.index(key)];
+        let slot = self.slots[self.index(key)].load();
         if slot.key != key || slot.bound() == BOUND_NONE {
             return None;
         }
@@ -108,9 +133,9 @@ impl TranspositionTable {
     }
 
     /// Stores unless the slot holds a deeper result of this search for another position.
-    pub fn store(&mut self, key: u64, entry: Entry) {
-        let index = self.index(key);
-        let old = self.slots[index];
+    pub fn store(&self, key: u64, entry: Entry) {
+        let shared = &self.slots[self.index(key)];
+        let old = shared.load();
         let replace = old.key == key
             || old.bound() == BOUND_NONE
             || old.generation() != self.generation
@@ -126,15 +151,15 @@ impl TranspositionTable {
             Bound::Upper => 3,
         };
         let score = entry.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
-        self.slots[index] = Slot {
+        shared.save(Slot {
             key,
             data: score
                 | (best_move.unwrap_or(0) as u64) << 16
-                | (best_move.is_some() as u64) << 56
                 | (entry.depth as u64) << 32
                 | bound << 40
-                | (self.generation as u64) << 48,
-        };
+                | (self.generation as u64) << 48
+                | (best_move.is_some() as u64) << 56,
+        });
     }
 
     /// Permille of sampled slots filled during the current search.
@@ -142,6 +167,7 @@ impl TranspositionTable {
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()
+            .map(SharedSlot::load)
             .filter(|slot| slot.bound() != BOUND_NONE && slot.generation() == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
