@@ -523,6 +523,80 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
 
+    /// A second game for the search: one pile of stones, take 1 to 3, and
+    /// the player who cannot take has lost. Piles of a multiple of 4 are lost
+    /// for the side to move; otherwise taking `pile % 4` wins.
+    struct Subtraction;
+
+    impl SearchGame for Subtraction {
+        type Position = u8;
+        type Move = u8;
+
+        fn hash(&self, pile: &u8) -> u64 {
+            *pile as u64 * 0x9e37_79b9_7f4a_7c15
+        }
+
+        fn legal_moves(&self, pile: &u8, moves: &mut Vec<u8>) {
+            moves.extend((1..=3).filter(|take| take <= pile));
+        }
+
+        fn play(&self, pile: &u8, take: u8) -> u8 {
+            pile - take
+        }
+
+        fn is_legal(&self, pile: &u8, take: u8) -> bool {
+            (1..=3).contains(&take) && take <= *pile
+        }
+
+        fn evaluate(&self, pile: &u8) -> Option<i32> {
+            (*pile > 0).then_some(0)
+        }
+
+        fn is_draw(&self, _: &u8) -> bool {
+            false
+        }
+
+        fn repetition_is_draw(&self) -> bool {
+            false
+        }
+
+        fn expected_moves_left(&self, pile: &u8) -> u32 {
+            *pile as u32 / 4 + 1
+        }
+
+        fn move_to_bits(take: u8) -> u16 {
+            take as u16
+        }
+
+        fn move_from_bits(bits: u16) -> Option<u8> {
+            u8::try_from(bits).ok()
+        }
+    }
+
+    fn solve(pile: u8, threads: usize) -> SearchResult<u8> {
+        let mut searcher = Searcher::new(1);
+        searcher.set_threads(threads);
+        let limits = Limits { depth: Some(40), ..Limits::default() };
+        searcher.search(&Subtraction, &pile, &[], &limits, &AtomicBool::new(false), |_| {})
+    }
+
+    #[test]
+    fn the_search_plays_a_second_game_perfectly_with_exact_mate_distances() {
+        for threads in [1, 2] {
+            for pile in 1..=21u8 {
+                let result = solve(pile, threads);
+                if pile % 4 == 0 {
+                    // Every move loses; the loser makes pile / 4 moves first.
+                    assert_eq!(result.score, Score::Mate(-(pile as i32 / 4)), "pile {pile}, {threads} threads");
+                } else {
+                    assert_eq!(result.best_move, Some(pile % 4), "pile {pile}, {threads} threads");
+                    assert_eq!(result.score, Score::Mate(pile as i32 / 4 + 1), "pile {pile}, {threads} threads");
+                }
+            }
+            assert_eq!(solve(0, threads).best_move, None);
+        }
+    }
+
     #[test]
     fn mate_scores_count_moves_of_the_side_to_move() {
         assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
