@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::types::{Bitboard, Direction, POINTS, Point, Rotation};
+use super::types::{Bitboard, Direction, Point, Rotation};
 
 /// The default board as the 11-line picture.
 pub const DEFAULT_PICTURE: &str = "\
@@ -209,11 +209,6 @@ impl Board {
     pub fn one_line(&self) -> String {
         self.picture_rows('.').join(",")
     }
-
-    /// Every point's set of linked directions, for tables built elsewhere.
-    pub fn linked_directions(&self, point: Point) -> impl Iterator<Item = Direction> + '_ {
-        Direction::ALL.into_iter().filter(move |&d| self.is_linked(point, d))
-    }
 }
 
 /// `Display` writes the one-line form, the form every parser of this crate accepts.
@@ -231,8 +226,6 @@ impl FromStr for Board {
         if s.contains(',') { Board::from_one_line(s.trim()) } else { Board::from_picture(s) }
     }
 }
-
-const _: () = assert!(POINTS == 36);
 
 #[cfg(test)]
 mod tests {

@@ -44,10 +44,6 @@ impl Move {
         Point::from_index((self.0 & 63) as usize).expect("packed point")
     }
 
-    pub const fn is_placement(self) -> bool {
-        self.0 & STEP_FLAG == 0
-    }
-
     /// The 16-bit packing, for storage.
     pub const fn to_bits(self) -> u16 {
         self.0
@@ -184,20 +180,8 @@ impl MoveList {
         self.len == 0
     }
 
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
-    }
-
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-
-    pub fn contains(&self, mv: Move) -> bool {
-        self.as_slice().contains(&mv)
     }
 }
 

@@ -182,10 +182,6 @@ impl PodsGame {
         self
     }
 
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
     /// The static evaluation's terms, for people (the `eval` command).
     pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
         evaluate_terms(&self.rules, position, &self.weights).0
