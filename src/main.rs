@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
+use podium::games::pods::{Board, Game, Move, PodSet, Position, Rotation, Rules, Variant, divide, perft};
 use podium::protocol::bench;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::report::{bestmove_line, search_and_report};
-use podium::rules::{Board, Game, Move, PodSet, Position, Rotation, Rules, Variant, divide, perft};
 use podium::search::{Limits, Searcher};
 
 #[derive(Parser)]

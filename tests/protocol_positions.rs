@@ -7,7 +7,7 @@ mod protocol_common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use podium::rules::{Game, Position, Rotation, Rules, Variant};
+use podium::games::pods::{Game, Position, Rotation, Rules, Variant};
 use protocol_common::{EngineProcess, REPLY_TIMEOUT, START};
 
 /// The position line the rules library reaches from `start` with `moves`.

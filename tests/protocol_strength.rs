@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use podium::games::pods::{Game, MoveList, Outcome, Position, Rotation, Rules, Side, Variant};
 use podium::protocol::report::search_and_report;
-use podium::rules::{Game, MoveList, Outcome, Position, Rotation, Rules, Side, Variant};
 use podium::search::{Limits, Searcher};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};

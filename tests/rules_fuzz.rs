@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use podium::rules::{
+use podium::games::pods::{
     Bitboard, Board, DEFAULT_PICTURE, DEFAULT_POD_SET, Direction, Game, Move, MoveKind, MoveList, Outcome, Pod, PodSet,
     Point, Position, Rotation, Rules, Side, Variant,
 };
@@ -197,7 +197,7 @@ impl Parsers {
                 let _ = position.outcome(rules);
                 for &mv in moves.iter().take(3) {
                     let mut next = position;
-                    next.play(rules, mv);
+                    next.play_unchecked(rules, mv);
                     assert_eq!(next.hash(), next.compute_hash(rules), "{line} {mv}");
                 }
             }
@@ -273,7 +273,7 @@ fn seeds(rng: &mut Xoshiro256PlusPlus) -> Vec<String> {
         if moves.is_empty() {
             break;
         }
-        position.play(&rules, moves[below(rng, moves.len())]);
+        position.play_unchecked(&rules, moves[below(rng, moves.len())]);
         seeds.push(position.to_string());
     }
     seeds
@@ -664,14 +664,14 @@ fn random_games(rules: &Rules, games: usize, max_plies: u32, rng: &mut Xoshiro25
             *count += 1;
             let drawn = rules.variant() == Variant::Advanced && *count >= 3;
             let expected =
-                position.outcome(rules).or(drawn.then_some(Outcome::Draw(podium::rules::DrawReason::Repetition)));
+                position.outcome(rules).or(drawn.then_some(Outcome::Draw(podium::games::pods::DrawReason::Repetition)));
             assert_eq!(game.outcome(), expected, "{line}: game outcome");
             if expected.is_some() || position.ply() >= max_plies {
                 break;
             }
             let mv = moves[below(rng, moves.len())];
             let predicted = model.line(&model.play(&model.state(&position), mv));
-            position.play(rules, mv);
+            position.play_unchecked(rules, mv);
             assert_eq!(position.to_string(), predicted, "after {mv} from {line}");
             assert_eq!(game.play(mv), Ok(()), "{line}: {mv}");
             assert_eq!(*game.position(), position);

@@ -12,7 +12,7 @@ mod protocol_common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use podium::rules::{Game, Outcome, Position, Rotation, Rules, Side, Variant};
+use podium::games::pods::{Game, Outcome, Position, Rotation, Rules, Side, Variant};
 use protocol_common::{EngineProcess, INFO_FORM, REPLY_TIMEOUT, has_form};
 
 /// One line must come, of exactly this form.

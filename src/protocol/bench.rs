@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::rules::{Game, Move, Position, Rotation, Rules, Variant, perft};
-use crate::search::{Limits, PodsGame, Searcher};
+use crate::games::pods::PodsGame;
+use crate::games::pods::{Game, Move, Position, Rotation, Rules, Variant, perft};
+use crate::search::{Limits, Searcher};
 
 /// Deep enough to exercise the whole search, short enough for a few seconds.
 pub const DEFAULT_DEPTH: u32 = 8;

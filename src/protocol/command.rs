@@ -7,7 +7,7 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::rules::{Rotation, Side, Variant};
+use crate::games::pods::{Rotation, Side, Variant};
 use crate::search::{Clock, Limits};
 
 /// Everything a controller or a person can ask of the engine.

@@ -12,8 +12,9 @@ use super::options::{EngineOption, Settings};
 use super::output::Output;
 use super::report::bestmove_line;
 use super::search_job::SearchJob;
-use crate::rules::{Game, Move, MoveList, Outcome, Point, Position, Rotation, Rules, Side, Variant, divide};
-use crate::search::{PodsGame, Searcher};
+use crate::games::pods::PodsGame;
+use crate::games::pods::{Game, Move, MoveList, Outcome, Point, Position, Rotation, Rules, Side, Variant, divide};
+use crate::search::Searcher;
 
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
-use crate::rules::{Board, PodSet, Rotation, Rules, Variant};
+use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant};
 
 /// Everything `setoption` can change.
 #[derive(Clone, Debug)]

@@ -5,8 +5,9 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-use crate::rules::{Game, Move, MoveList};
-use crate::search::{Limits, PodsGame, Report, Score, Searcher};
+use crate::games::pods::PodsGame;
+use crate::games::pods::{Game, Move, MoveList};
+use crate::search::{Limits, Report, Score, Searcher};
 
 /// One `info` line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -156,7 +157,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::rules::{Position, Rotation, Rules, Variant};
+    use crate::games::pods::{Position, Rotation, Rules, Variant};
 
     fn start_game(variant: Variant) -> Game {
         let rules = Arc::new(Rules::default_for(variant));

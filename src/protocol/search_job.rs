@@ -10,7 +10,7 @@ use std::thread::{self, JoinHandle};
 
 use super::output::Output;
 use super::report::{bestmove_line, first_legal_move, search_and_report};
-use crate::rules::Game;
+use crate::games::pods::Game;
 use crate::search::{Limits, Searcher};
 
 pub struct SearchJob {

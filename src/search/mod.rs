@@ -4,11 +4,9 @@
 mod alphabeta;
 mod game;
 mod limits;
-pub mod pods;
 mod tt;
 
 pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};
 pub use game::SearchGame;
 pub use limits::{Clock, Limits, TimeBudget};
-pub use pods::{EvalTerms, PodsGame, Weights};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -502,13 +502,13 @@ impl Position {
     /// Plays `mv` after checking it; the position is unchanged on error.
     pub fn try_play(&mut self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
         self.check(rules, mv)?;
-        self.play(rules, mv);
+        self.play_unchecked(rules, mv);
         Ok(())
     }
 
     /// Plays `mv`, which the caller guarantees is legal (from `generate_moves`
     /// or `check`): the fast path used by search and perft.
-    pub fn play(&mut self, rules: &Rules, mv: Move) {
+    pub fn play_unchecked(&mut self, rules: &Rules, mv: Move) {
         let side = self.side_to_move;
         let geometry = rules.geometry(self.rotation);
         let mut attacks_stale = false;

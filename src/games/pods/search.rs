@@ -4,8 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::game::SearchGame;
-use crate::rules::{Bitboard, Move, Position, Rules, Side, Variant};
+use super::{Bitboard, Move, Position, Rules, Side, Variant};
+use crate::search::SearchGame;
 
 /// Evaluation weights, in one place so they are easy to tune.
 #[derive(Clone, Copy, Debug)]
@@ -202,7 +202,7 @@ impl SearchGame for PodsGame {
 
     fn play(&self, position: &Position, mv: Move) -> Position {
         let mut next = *position;
-        next.play(&self.rules, mv);
+        next.play_unchecked(&self.rules, mv);
         next
     }
 

@@ -29,6 +29,6 @@ pub fn divide(rules: &Rules, position: &Position, depth: u32) -> Vec<(Move, u64)
 /// perft(`depth`) of the position after `mv`.
 fn perft_after(rules: &Rules, position: &Position, mv: Move, depth: u32) -> u64 {
     let mut next = *position;
-    next.play(rules, mv);
+    next.play_unchecked(rules, mv);
     perft(rules, &next, depth)
 }

@@ -1,5 +1,5 @@
-//! The rules of Pods: board geometry, pods, positions, move generation,
-//! notation and hashing. Pure: no I/O.
+//! Pods: board geometry, pods, positions, move generation, notation,
+//! hashing, evaluation and the adapter to the search. Pure: no I/O.
 
 mod board;
 mod game;
@@ -8,6 +8,7 @@ mod perft;
 mod pods;
 mod position;
 mod ruleset;
+mod search;
 mod types;
 
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
@@ -17,4 +18,5 @@ pub use perft::{divide, perft};
 pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodSet, PodSetError, PodShape};
 pub use position::{DrawReason, Outcome, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant};
+pub use search::{EvalTerms, PodsGame, Weights};
 pub use types::{Bitboard, Direction, POINTS, Point, Rotation, Side};
