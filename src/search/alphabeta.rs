@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::game::SearchGame;
+use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, TimeBudget};
 use super::tt::{Bound, Entry, TranspositionTable};
 
@@ -23,16 +23,21 @@ const POLL_INTERVAL: u64 = 1024;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Score {
     Centipawns(i32),
-    /// Moves of the side to move until it wins (> 0) or loses (< 0).
+    /// Moves of the side to move (passes included) until the game ends
+    /// with its win (> 0) or loss (< 0).
     Mate(i32),
 }
 
 impl Score {
-    pub fn from_internal(score: i32) -> Score {
+    /// The reported form of a search score in a game of `players` players
+    /// who move in turn: a result `n` plies away comes after the side to
+    /// move's own next `ceil(n / players)` moves.
+    pub fn from_internal(score: i32, players: usize) -> Score {
+        let own_moves = |plies: i32| (plies + players as i32 - 1) / players as i32;
         if score > MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
+            Score::Mate(own_moves(MATE - score))
         } else if score < -MATE_BOUND {
-            Score::Mate(-(MATE + score) / 2)
+            Score::Mate(-own_moves(MATE + score))
         } else {
             Score::Centipawns(score)
         }
@@ -119,6 +124,12 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     shared: &'a Shared<'a>,
     aborted: bool,
     report: R,
+    /// Scores are for this player's side: with more than two players, the
+    /// others count as one coalition against it (paranoid search).
+    root_player: usize,
+    players: usize,
+    /// Mixed into table keys where scores depend on the root player.
+    key_salt: u64,
 }
 
 impl Searcher {
@@ -220,6 +231,47 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             shared,
             aborted: false,
             report,
+            root_player: 0,
+            players: 2,
+            key_salt: 0,
+        }
+    }
+
+    /// Takes the root's player as the side whose scores are searched.
+    fn set_root(&mut self, root: &G::Position) {
+        self.root_player = self.game.mover(root);
+        self.players = self.game.players(root);
+        self.key_salt = if self.players > 2 { (self.root_player as u64 + 1).wrapping_mul(ROOT_PLAYER_KEY) } else { 0 };
+    }
+
+    /// The score as reported. A result at the end of the whole PV counts the
+    /// root player's own moves along it, so turns need not alternate; a PV
+    /// cut short (by the table) falls back on turns going round.
+    fn reported_score(&self, root: &G::Position, score: i32, pv: &[G::Move]) -> Score {
+        let plies = MATE - score.abs();
+        if score.abs() <= MATE_BOUND || pv.len() != plies as usize {
+            return Score::from_internal(score, self.players);
+        }
+        let mut position = *root;
+        let mut own_moves = 0;
+        for &mv in pv {
+            own_moves += i32::from(self.game.mover(&position) == self.root_player);
+            position = self.game.play(&position, mv);
+        }
+        Score::Mate(if score > 0 { own_moves } else { -own_moves })
+    }
+
+    /// Whether `player` is on the root player's side.
+    fn with_root(&self, player: usize) -> bool {
+        player == self.root_player
+    }
+
+    /// The score of a finished game for `mover`'s side, `ply` plies from the root.
+    fn outcome_score(&self, outcome: Outcome, mover: usize, ply: usize) -> i32 {
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(winner) if self.with_root(winner) == self.with_root(mover) => MATE - ply as i32,
+            Outcome::Win(_) => -MATE + ply as i32,
         }
     }
 
@@ -235,6 +287,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         max_depth: u32,
         infinite: bool,
     ) -> SearchResult<G::Move> {
+        self.set_root(root);
         let mut root_moves = Vec::new();
         self.game.legal_moves(root, &mut root_moves);
         let mut best =
@@ -257,7 +310,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             let pv = self.pv[0].clone();
             best = SearchResult {
                 best_move: pv.first().copied().or(best.best_move),
-                score: Score::from_internal(score),
+                score: self.reported_score(root, score, &pv),
                 depth,
                 nodes: self.total_nodes(),
             };
@@ -309,6 +362,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             return 0;
         }
         let key = self.game.hash(position);
+        let mover = self.game.mover(position);
         if ply > 0 {
             if self.game.is_draw(position) {
                 return 0;
@@ -320,11 +374,16 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         }
 
         if depth <= 0 || ply >= MAX_PLY - 1 {
-            return self.game.evaluate(position).unwrap_or(-MATE + ply as i32);
+            return match self.game.evaluate(position, self.root_player) {
+                Some(score) if self.with_root(mover) => score,
+                Some(score) => -score,
+                None => self.outcome_score(self.game.final_outcome(position), mover, ply),
+            };
         }
 
         let pv_node = beta - alpha > 1;
-        let entry = self.tt.probe(key);
+        let tt_key = key ^ self.key_salt;
+        let entry = self.tt.probe(tt_key);
         let tt_move =
             entry.and_then(|e| e.best_move).and_then(G::move_from_bits).filter(|&mv| self.game.is_legal(position, mv));
         if let Some(entry) = entry
@@ -348,7 +407,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         self.game.legal_moves(position, &mut moves);
         if moves.is_empty() {
             self.move_buffers[ply] = moves;
-            return -MATE + ply as i32;
+            return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
         self.score_moves(&moves, &mut scored, tt_move, ply);
@@ -365,23 +424,24 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         for index in 0..scored.len() {
             let (move_score, mv) = scored[index];
             let child = upcoming.take().expect("made one move ahead");
+            let same_side = self.with_root(self.game.mover(&child)) == self.with_root(mover);
             if index + 1 < scored.len() {
                 order_next(&mut scored, index + 1);
                 upcoming = Some(self.play_and_prefetch(position, scored[index + 1].1, depth));
             }
             let score = if index == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1)
             } else {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
                 let quiet = move_score < KILLER_SCORE;
                 let reduction = if quiet && depth >= 3 && index >= 3 { late_move_reduction(depth, index) } else { 0 };
-                let mut score = -self.negamax(&child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                let mut score = self.search_child(&child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && score > alpha {
-                    score = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = self.search_child(&child, same_side, depth - 1, alpha, alpha + 1, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+                    score = self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1);
                 }
                 score
             };
@@ -418,7 +478,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             Bound::Upper
         };
         self.tt.store(
-            key,
+            tt_key,
             Entry {
                 depth: depth as u8,
                 bound,
@@ -429,11 +489,29 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         best_score
     }
 
+    /// A child's score for the side of the player moving here: negated only
+    /// when the child's mover is on the other side.
+    fn search_child(
+        &mut self,
+        child: &G::Position,
+        same_side: bool,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if same_side {
+            self.negamax(child, depth, alpha, beta, ply)
+        } else {
+            -self.negamax(child, depth, -beta, -alpha, ply)
+        }
+    }
+
     /// The child after `mv`, its table slot on its way into the cache if it will be probed.
     fn play_and_prefetch(&self, position: &G::Position, mv: G::Move, depth: i32) -> G::Position {
         let child = self.game.play(position, mv);
         if depth > 1 {
-            self.tt.prefetch(self.game.hash(&child));
+            self.tt.prefetch(self.game.hash(&child) ^ self.key_salt);
         }
         child
     }
@@ -469,6 +547,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
 }
 
 const TT_MOVE_SCORE: i32 = i32::MAX;
+/// Spreads the root player over table keys (multi-player searches only).
+const ROOT_PLAYER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Above any history score, which is capped at `HISTORY_MAX`.
 const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 const HISTORY_MAX: i32 = 1 << 20;
@@ -523,36 +603,58 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 mod tests {
     use super::*;
 
-    /// A second game for the search: one pile of stones, take 1 to 3, and
-    /// the player who cannot take has lost. Piles of a multiple of 4 are lost
-    /// for the side to move; otherwise taking `pile % 4` wins.
-    struct Subtraction;
+    /// Second games for the search: one pile of stones, the player to move
+    /// takes 1 to 3, and the player who cannot take has lost. With
+    /// `again_after_three`, taking 3 gives the same player another turn, so
+    /// the mover does not change every ply.
+    struct Subtraction {
+        again_after_three: bool,
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct Pile {
+        stones: u8,
+        mover: usize,
+    }
 
     impl SearchGame for Subtraction {
-        type Position = u8;
+        type Position = Pile;
         type Move = u8;
 
-        fn hash(&self, pile: &u8) -> u64 {
-            *pile as u64 * 0x9e37_79b9_7f4a_7c15
+        fn hash(&self, pile: &Pile) -> u64 {
+            (pile.stones as u64 * 2 + pile.mover as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         }
 
-        fn legal_moves(&self, pile: &u8, moves: &mut Vec<u8>) {
-            moves.extend((1..=3).filter(|take| take <= pile));
+        fn players(&self, _: &Pile) -> usize {
+            2
         }
 
-        fn play(&self, pile: &u8, take: u8) -> u8 {
-            pile - take
+        fn mover(&self, pile: &Pile) -> usize {
+            pile.mover
         }
 
-        fn is_legal(&self, pile: &u8, take: u8) -> bool {
-            (1..=3).contains(&take) && take <= *pile
+        fn legal_moves(&self, pile: &Pile, moves: &mut Vec<u8>) {
+            moves.extend((1..=3).filter(|&take| take <= pile.stones));
         }
 
-        fn evaluate(&self, pile: &u8) -> Option<i32> {
-            (*pile > 0).then_some(0)
+        fn play(&self, pile: &Pile, take: u8) -> Pile {
+            let again = self.again_after_three && take == 3;
+            Pile { stones: pile.stones - take, mover: if again { pile.mover } else { 1 - pile.mover } }
         }
 
-        fn is_draw(&self, _: &u8) -> bool {
+        fn is_legal(&self, pile: &Pile, take: u8) -> bool {
+            (1..=3).contains(&take) && take <= pile.stones
+        }
+
+        fn final_outcome(&self, pile: &Pile) -> Outcome {
+            Outcome::Win(1 - pile.mover)
+        }
+
+        fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
+            (pile.stones > 0).then_some(0)
+        }
+
+        fn is_draw(&self, _: &Pile) -> bool {
             false
         }
 
@@ -560,8 +662,8 @@ mod tests {
             false
         }
 
-        fn expected_moves_left(&self, pile: &u8) -> u32 {
-            *pile as u32 / 4 + 1
+        fn expected_moves_left(&self, pile: &Pile) -> u32 {
+            pile.stones as u32 / 4 + 1
         }
 
         fn move_to_bits(take: u8) -> u16 {
@@ -573,18 +675,19 @@ mod tests {
         }
     }
 
-    fn solve(pile: u8, threads: usize) -> SearchResult<u8> {
+    fn solve(game: &Subtraction, stones: u8, mover: usize, threads: usize) -> SearchResult<u8> {
         let mut searcher = Searcher::new(1);
         searcher.set_threads(threads);
         let limits = Limits { depth: Some(40), ..Limits::default() };
-        searcher.search(&Subtraction, &pile, &[], &limits, &AtomicBool::new(false), |_| {})
+        searcher.search(game, &Pile { stones, mover }, &[], &limits, &AtomicBool::new(false), |_| {})
     }
 
     #[test]
     fn the_search_plays_a_second_game_perfectly_with_exact_mate_distances() {
+        let game = Subtraction { again_after_three: false };
         for threads in [1, 2] {
             for pile in 1..=21u8 {
-                let result = solve(pile, threads);
+                let result = solve(&game, pile, (pile % 2) as usize, threads);
                 if pile % 4 == 0 {
                     // Every move loses; the loser makes pile / 4 moves first.
                     assert_eq!(result.score, Score::Mate(-(pile as i32 / 4)), "pile {pile}, {threads} threads");
@@ -593,17 +696,50 @@ mod tests {
                     assert_eq!(result.score, Score::Mate(pile as i32 / 4 + 1), "pile {pile}, {threads} threads");
                 }
             }
-            assert_eq!(solve(0, threads).best_move, None);
+            assert_eq!(solve(&game, 0, 0, threads).best_move, None);
         }
     }
 
     #[test]
+    fn scores_stay_right_when_the_same_player_moves_twice() {
+        // With another turn after taking 3, piles of a multiple of 3 are lost
+        // for the mover: taking 1 or 2 leaves the opponent a pile it wins
+        // (by induction), and taking 3 leaves the mover itself a lost pile.
+        // Any other pile is won by taking `pile % 3`.
+        let game = Subtraction { again_after_three: true };
+        for threads in [1, 2] {
+            for pile in 1..=20u8 {
+                let result = solve(&game, pile, 1, threads);
+                let Score::Mate(moves) = result.score else { panic!("pile {pile}: no proof, {:?}", result.score) };
+                if pile % 3 == 0 {
+                    assert!(moves < 0, "pile {pile}, {threads} threads: {moves}");
+                } else {
+                    assert!(moves > 0, "pile {pile}, {threads} threads: {moves}");
+                    let best = result.best_move.expect("a move");
+                    let after = game.play(&Pile { stones: pile, mover: 1 }, best);
+                    let mover_wins_after = after.stones % 3 != 0;
+                    assert_eq!(mover_wins_after, after.mover == 1, "pile {pile}: {best} is not a winning move");
+                }
+            }
+        }
+        // From 4 the quickest win takes 3 and then, moving again, the last
+        // stone: two plies, both the winner's own moves. (Taking 1 instead
+        // lets the loser stretch the game to three plies.)
+        let result = solve(&game, 4, 0, 1);
+        assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
+    }
+
+    #[test]
     fn mate_scores_count_moves_of_the_side_to_move() {
-        assert_eq!(Score::from_internal(MATE - 1), Score::Mate(1));
-        assert_eq!(Score::from_internal(MATE - 3), Score::Mate(2));
-        assert_eq!(Score::from_internal(-MATE + 2), Score::Mate(-1));
-        assert_eq!(Score::from_internal(-MATE + 4), Score::Mate(-2));
-        assert_eq!(Score::from_internal(57), Score::Centipawns(57));
+        assert_eq!(Score::from_internal(MATE - 1, 2), Score::Mate(1));
+        assert_eq!(Score::from_internal(MATE - 3, 2), Score::Mate(2));
+        assert_eq!(Score::from_internal(-MATE + 2, 2), Score::Mate(-1));
+        assert_eq!(Score::from_internal(-MATE + 4, 2), Score::Mate(-2));
+        // A loss right after our own move: one move of ours, then the end.
+        assert_eq!(Score::from_internal(-MATE + 1, 2), Score::Mate(-1));
+        // Three players: a win 4 plies away comes on our second move.
+        assert_eq!(Score::from_internal(MATE - 4, 3), Score::Mate(2));
+        assert_eq!(Score::from_internal(57, 2), Score::Centipawns(57));
         assert_eq!(Score::Mate(-3).to_string(), "mate -3");
     }
 

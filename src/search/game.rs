@@ -1,11 +1,21 @@
 //! The small interface the search needs from a game. Everything the search
-//! knows about Pods comes through it, so another game can reuse the search.
+//! knows about a game comes through it, so every game shares one search.
 
 use std::fmt;
 
-/// Scores are from the side to move's point of view; `evaluate` must stay
-/// well inside `±MATE_BOUND` so it is never mistaken for a won or lost game.
-/// Search threads share the game and the root, hence `Sync` and `Send`.
+/// How a finished game ended, as far as the search cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The player of this seat (0 = the first player) won.
+    Win(usize),
+    Draw,
+}
+
+/// Scores are for a given player's side; `evaluate` must stay well inside
+/// `±MATE_BOUND` so it is never mistaken for a won or lost game. Players are
+/// seats numbered from 0. Nothing here assumes that the mover changes every
+/// ply or that there are two players. Search threads share the game and the
+/// root, hence `Sync` and `Send`.
 pub trait SearchGame: Sync {
     type Position: Copy + Send + Sync;
     type Move: Copy + Eq + fmt::Display + fmt::Debug + Send;
@@ -13,7 +23,14 @@ pub trait SearchGame: Sync {
     /// A key for the transposition table and repetition detection.
     fn hash(&self, position: &Self::Position) -> u64;
 
-    /// Every legal move. No legal move means the side to move has lost.
+    /// How many players the game of this position has.
+    fn players(&self, position: &Self::Position) -> usize;
+
+    /// The seat whose turn it is.
+    fn mover(&self, position: &Self::Position) -> usize;
+
+    /// Every legal move (a pass is a move where the game has one). No legal
+    /// move means the game is over: `final_outcome` says how it ended.
     fn legal_moves(&self, position: &Self::Position, moves: &mut Vec<Self::Move>);
 
     /// The position after `mv`, which is legal.
@@ -22,9 +39,12 @@ pub trait SearchGame: Sync {
     /// Whether `mv` (say, read from the transposition table) is legal here.
     fn is_legal(&self, position: &Self::Position, mv: Self::Move) -> bool;
 
-    /// A static score for the side to move, or `None` when the side to move
-    /// has already lost (no legal move), which a leaf must not miss.
-    fn evaluate(&self, position: &Self::Position) -> Option<i32>;
+    /// The result of a position with no legal move: the game decides it.
+    fn final_outcome(&self, position: &Self::Position) -> Outcome;
+
+    /// A static score for `player`'s side, or `None` when the position has
+    /// no legal move (the game is over), which a leaf must not miss.
+    fn evaluate(&self, position: &Self::Position, player: usize) -> Option<i32>;
 
     /// Draws a lone position tells, such as a ply limit. Repetitions are the search's business.
     fn is_draw(&self, position: &Self::Position) -> bool;

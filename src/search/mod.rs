@@ -7,6 +7,6 @@ mod limits;
 mod tt;
 
 pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};
-pub use game::SearchGame;
+pub use game::{Outcome, SearchGame};
 pub use limits::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Bitboard, Move, Position, Rules, Side, Variant};
-use crate::search::SearchGame;
+use crate::search::{Outcome, SearchGame};
 
 /// Evaluation weights, in one place so they are easy to tune.
 #[derive(Clone, Copy, Debug)]
@@ -196,6 +196,14 @@ impl SearchGame for PodsGame {
         position.hash()
     }
 
+    fn players(&self, _: &Position) -> usize {
+        2
+    }
+
+    fn mover(&self, position: &Position) -> usize {
+        position.side_to_move().index()
+    }
+
     fn legal_moves(&self, position: &Position, moves: &mut Vec<Move>) {
         position.for_each_move(&self.rules, |mv| moves.push(mv));
     }
@@ -210,8 +218,15 @@ impl SearchGame for PodsGame {
         position.check(&self.rules, mv).is_ok()
     }
 
-    fn evaluate(&self, position: &Position) -> Option<i32> {
-        evaluate(&self.rules, position, &self.weights)
+    /// A side with no legal action has lost (an emptied hand wins the
+    /// game for the side that just moved, which leaves the other none).
+    fn final_outcome(&self, position: &Position) -> Outcome {
+        Outcome::Win(position.side_to_move().opponent().index())
+    }
+
+    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
+        let score = evaluate(&self.rules, position, &self.weights)?;
+        Some(if player == position.side_to_move().index() { score } else { -score })
     }
 
     fn is_draw(&self, position: &Position) -> bool {
