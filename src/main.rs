@@ -10,7 +10,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
-use podium::games::pods::{Board, Game, Move, PodSet, Position, Rotation, Rules, Variant, divide, perft};
+use podium::games::pods::{Board, PodSet, Rotation, Variant};
+use podium::games::{GameKind, Session};
+use podium::protocol::command::Start;
+use podium::protocol::engine::session_at;
+use podium::protocol::options::Settings;
 use podium::protocol::bench;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::report::{bestmove_line, search_and_report};
@@ -43,45 +47,73 @@ enum Task {
 /// The game to look at: rules and starting position.
 #[derive(Args)]
 struct GameArgs {
-    /// The game: standard or advanced.
+    /// The game: pods or poldr.
+    #[arg(long, default_value_t = GameKind::Pods)]
+    game: GameKind,
+    /// Pods: standard or advanced.
     #[arg(long)]
-    variant: Variant,
+    variant: Option<Variant>,
     /// A position line to start from instead of the start position.
     #[arg(long, value_name = "POSITION")]
     fen: Option<String>,
-    /// The board's rotation for the start position: 0, 90, 180 or 270.
+    /// Pods: the board's rotation for the start position: 0, 90, 180 or 270.
     #[arg(long, conflicts_with = "fen")]
     rotation: Option<Rotation>,
-    /// The board in its one-line form (default: the default board).
+    /// Pods: the board in its one-line form (default: the default board).
     #[arg(long)]
     board: Option<Board>,
-    /// The pod set in its one-line form (default: the default set).
+    /// Pods: the pod set in its one-line form (default: the default set).
     #[arg(long)]
     pods: Option<PodSet>,
-    /// Advanced game: placements need a liberty, as in the standard game.
+    /// Pods, advanced game: placements need a liberty, as in the standard game.
     #[arg(long)]
     placement_liberty: bool,
+    /// POLD.R: players for the start position (2 or 3).
+    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(2..=3))]
+    players: Option<u8>,
+    /// POLD.R: the board's size for the start position (4 to 9).
+    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(4..=9))]
+    size: Option<u8>,
+    /// POLD.R: bricks per player for the start position (1 to 40).
+    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(1..=40))]
+    bricks: Option<u8>,
 }
 
 impl GameArgs {
-    fn game(&self, moves: &[String]) -> anyhow::Result<Game> {
-        let rules = Arc::new(Rules::new(
-            self.variant,
-            self.board.unwrap_or_default(),
-            self.pods.clone().unwrap_or_default(),
-            self.placement_liberty,
-        ));
-        let start = match &self.fen {
-            Some(line) => Position::parse(line, &rules)?,
-            None => Position::start(&rules, self.rotation.unwrap_or_default()),
+    fn session(&self, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
+        let pods_only = self.variant.is_some()
+            || self.rotation.is_some()
+            || self.board.is_some()
+            || self.pods.is_some()
+            || self.placement_liberty;
+        let poldr_only = self.players.is_some() || self.size.is_some() || self.bricks.is_some();
+        match self.game {
+            GameKind::Pods if poldr_only => bail!("--players, --size and --bricks are for --game poldr"),
+            GameKind::Poldr if pods_only => {
+                bail!("--variant, --rotation, --board, --pods and --placement-liberty are for --game pods")
+            }
+            _ => {}
+        }
+        let defaults = Settings::default();
+        let settings = Settings {
+            game: self.game,
+            variant: self.variant.unwrap_or(defaults.variant),
+            rotation: self.rotation.unwrap_or_default(),
+            board: self.board.unwrap_or_default(),
+            pods: self.pods.clone().unwrap_or_default(),
+            placement_liberty: self.placement_liberty,
+            players: self.players.unwrap_or(defaults.players),
+            size: self.size.unwrap_or(defaults.size),
+            bricks: self.bricks.unwrap_or(defaults.bricks),
+            ..defaults
         };
-        let mut game = Game::new(rules, start);
+        let start = self.fen.clone().map_or(Start::StartPos, Start::Fen);
+        let mut session = session_at(&settings, &Arc::new(settings.rules()), &start).map_err(anyhow::Error::msg)?;
         // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
         for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
-            let mv: Move = text.parse().with_context(|| format!("move {index}"))?;
-            game.play(mv).with_context(|| format!("illegal move {mv} at index {index}"))?;
+            session.play(text).with_context(|| format!("move {text} at index {index}"))?;
         }
-        Ok(game)
+        Ok(session)
     }
 }
 
@@ -178,17 +210,16 @@ fn main() -> ExitCode {
 }
 
 fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
-    let game = args.game.game(&[])?;
-    let (rules, position) = (game.rules(), game.position());
+    let session = args.game.session(&[])?;
     let started = Instant::now();
     let total = if args.divide && args.depth > 0 {
-        let counts = divide(rules, position, args.depth);
+        let counts = session.divide(args.depth);
         for (mv, count) in &counts {
             println!("{mv}: {count}");
         }
         counts.iter().map(|&(_, count)| count).sum()
     } else {
-        perft(rules, position, args.depth)
+        session.perft(args.depth)
     };
     println!("nodes {total}");
     log::info!("perft {} in {} ms", args.depth, started.elapsed().as_millis());
@@ -229,8 +260,8 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
 }
 
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
-    let game = args.game.game(&args.moves)?;
-    if let Some(outcome) = game.outcome() {
+    let game = args.game.session(&args.moves)?;
+    if let Some(outcome) = game.ending() {
         if args.json {
             println!("{{\"type\":\"gameover\",\"outcome\":\"{outcome}\"}}");
             println!("{{\"type\":\"bestmove\",\"move\":null}}");
@@ -247,7 +278,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     };
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
-    let best = search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| {
+    let best = search_and_report(&mut searcher, game.as_ref(), &limits, &AtomicBool::new(false), |info| {
         println!("{}", if args.json { info.to_json() } else { info.to_string() });
     });
     if args.json {

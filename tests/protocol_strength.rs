@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use podium::games::pods::{Game, MoveList, Outcome, Position, Rotation, Rules, Side, Variant};
+use podium::games::Session;
+use podium::games::pods::{Game, PodsSession, Position, Rotation, Rules, Variant};
+use podium::games::poldr::{self, PoldrSession};
 use podium::protocol::report::search_and_report;
 use podium::search::{Limits, Searcher};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -17,46 +19,51 @@ const DEPTH: u32 = 2;
 /// Long enough for any real game; a random mover cannot drag one on forever.
 const MAX_PLIES: u32 = 300;
 
-/// Plays one game; returns the winner, `None` for a draw.
-fn play(rules: &Arc<Rules>, seed: u64, podium_side: Side, searcher: &mut Searcher) -> Option<Side> {
-    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-    // The rotation is drawn too, as the published rules do before a game.
-    let rotation = Rotation::ALL[(random.next_u64() % 4) as usize];
-    let mut game = Game::new(Arc::clone(rules), Position::start(rules, rotation)).with_max_plies(MAX_PLIES);
+/// Plays one game from `start` with Podium in `podium_seat` and random
+/// movers in the others; returns the winning seat, `None` for a draw.
+fn play(mut game: Box<dyn Session>, random: &mut Xoshiro256PlusPlus, podium_seat: usize, searcher: &mut Searcher) -> Option<usize> {
     searcher.clear();
     let limits = Limits { depth: Some(DEPTH), ..Limits::default() };
     let stop = AtomicBool::new(false);
     loop {
-        match game.outcome() {
-            Some(Outcome::Win { winner, .. }) => return Some(winner),
-            Some(Outcome::Draw(_)) => return None,
-            None => {}
+        if let Some(ending) = game.ending() {
+            return ending.winner;
         }
-        let mv = if game.position().side_to_move() == podium_side {
-            search_and_report(searcher, &game, &limits, &stop, |_| {}).expect("a move in a game still on")
+        let mv = if game.mover() == podium_seat {
+            search_and_report(searcher, game.as_ref(), &limits, &stop, |_| {}).expect("a move in a game still on")
         } else {
-            let mut moves = MoveList::new();
-            game.position().generate_moves(rules, &mut moves);
-            moves[(random.next_u64() % moves.len() as u64) as usize]
+            let moves = game.legal_moves();
+            moves[(random.next_u64() % moves.len() as u64) as usize].clone()
         };
-        game.play(mv).expect("a legal move");
+        game.play(&mv).expect("a legal move");
     }
 }
 
-fn check_variant(variant: Variant) {
-    let rules = Arc::new(Rules::default_for(variant));
+/// Podium must win at least 95% of `GAMES` games, taking each seat in turn.
+fn check(name: &str, players: usize, start: impl Fn(&mut Xoshiro256PlusPlus) -> Box<dyn Session>) {
     let mut searcher = Searcher::new(8);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for seed in 0..GAMES {
-        let podium_side = if seed % 2 == 0 { Side::White } else { Side::Black };
-        match play(&rules, seed, podium_side, &mut searcher) {
-            Some(winner) if winner == podium_side => wins += 1,
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let podium_seat = seed as usize % players;
+        match play(start(&mut random), &mut random, podium_seat, &mut searcher) {
+            Some(winner) if winner == podium_seat => wins += 1,
             Some(_) => losses += 1,
             None => draws += 1,
         }
     }
-    println!("{variant}: Podium at depth {DEPTH} against a random mover: {wins} wins, {draws} draws, {losses} losses");
-    assert!(wins * 100 >= GAMES * 95, "{variant}: only {wins} wins of {GAMES} ({draws} draws, {losses} losses)");
+    println!("{name}: Podium at depth {DEPTH} against random movers: {wins} wins, {draws} draws, {losses} losses");
+    assert!(wins * 100 >= GAMES * 95, "{name}: only {wins} wins of {GAMES} ({draws} draws, {losses} losses)");
+}
+
+fn check_variant(variant: Variant) {
+    let rules = Arc::new(Rules::default_for(variant));
+    check(&variant.to_string(), 2, |random| {
+        // The rotation is drawn too, as the published rules do before a game.
+        let rotation = Rotation::ALL[(random.next_u64() % 4) as usize];
+        let game = Game::new(Arc::clone(&rules), Position::start(&rules, rotation)).with_max_plies(MAX_PLIES);
+        Box::new(PodsSession::new(game))
+    });
 }
 
 #[test]
@@ -67,4 +74,13 @@ fn podium_beats_a_random_mover_in_the_standard_game() {
 #[test]
 fn podium_beats_a_random_mover_in_the_advanced_game() {
     check_variant(Variant::Advanced);
+}
+
+#[test]
+fn podium_beats_a_random_mover_at_poldr_on_every_board_size() {
+    for size in [5, 6, 7] {
+        check(&format!("POLD.R {size}x{size}"), 2, |_| {
+            Box::new(PoldrSession::new(poldr::Position::start(size, 2, 16).expect("a valid setup")))
+        });
+    }
 }

@@ -1,5 +1,212 @@
 //! The games Podium plays, each in its own module tree with everything that
 //! is about it: types, rules, move generation, notation, hashing, evaluation
 //! and its adapter to the search.
+//!
+//! The protocol and the command line see a game in progress only through
+//! `Session`: positions and moves as text, the result, perft, a picture,
+//! the evaluation and a search. Each game implements it once.
 
 pub mod pods;
+pub mod poldr;
+
+use std::error::Error;
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::search::{Limits, Report, SearchGame, SearchResult, Searcher};
+
+/// Which game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Pods,
+    Poldr,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Pods, GameKind::Poldr];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Pods => "pods",
+            GameKind::Poldr => "poldr",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a game: pods or poldr", self.0)
+    }
+}
+
+impl Error for UnknownGame {}
+
+impl FromStr for GameKind {
+    type Err = UnknownGame;
+
+    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
+        GameKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(text)).ok_or(UnknownGame(text.to_string()))
+    }
+}
+
+/// How a game in progress ended, for any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The winning seat (0 = the first player), `None` for a draw.
+    pub winner: Option<usize>,
+    /// The game's own words, as `White wins (empty hand)`.
+    pub description: String,
+}
+
+impl fmt::Display for Ending {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.description)
+    }
+}
+
+/// Why a move given as text was not played.
+#[derive(Debug)]
+pub enum PlayError {
+    /// The text is not a move of this game.
+    Unreadable(Box<dyn Error + Send + Sync>),
+    /// A move, but not one the position allows.
+    Illegal(Box<dyn Error + Send + Sync>),
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayError::Unreadable(error) | PlayError::Illegal(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl Error for PlayError {}
+
+/// A game in progress: its start, its moves and what its history decides,
+/// seen through text. Moves cross this line as notation; inside, each game
+/// keeps its own typed moves.
+pub trait Session: Send {
+    fn kind(&self) -> GameKind;
+    fn box_clone(&self) -> Box<dyn Session>;
+    /// The current position as a position line.
+    fn position_line(&self) -> String;
+    fn players(&self) -> usize;
+    /// The seat to move (0 = the first player).
+    fn mover(&self) -> usize;
+    /// The seat's name for people, as `White` or `Blue`.
+    fn seat_name(&self, seat: usize) -> &'static str;
+    /// The result, once the game is over (a forfeit included).
+    fn ending(&self) -> Option<Ending>;
+    /// The legal moves in notation; none once the game is over.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays a move given in notation, if it is legal and the game goes on.
+    fn play(&mut self, text: &str) -> Result<(), PlayError>;
+    /// The mover tried an illegal move: they lose, unless the game was already over.
+    fn forfeit(&mut self);
+    fn perft(&self, depth: u32) -> u64;
+    /// perft split by first move; `depth` >= 1.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The board for people: lines of text with coordinates, then the state.
+    fn picture(&self) -> Vec<String>;
+    /// The static evaluation and its terms, for people.
+    fn evaluation(&self) -> String;
+    /// Searches the current position, which must not be over.
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report<String>),
+    ) -> SearchResult<String>;
+}
+
+impl Clone for Box<dyn Session> {
+    fn clone(&self) -> Box<dyn Session> {
+        self.box_clone()
+    }
+}
+
+/// Searches `root` and reports in notation, keeping the protocol's promises:
+/// at least one report, every PV move legal, the last PV starting with the
+/// move returned, and a legal move returned whenever there is one.
+/// `history` holds the keys of the game's positions before `root`.
+pub fn search_and_report<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    history: &[u64],
+    searcher: &mut Searcher,
+    limits: &Limits,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Report<String>),
+) -> SearchResult<String> {
+    let started = Instant::now();
+    let mut last_reported: Option<Report<String>> = None;
+    let result = searcher.search(game, root, history, limits, stop, |found| {
+        let text = Report {
+            depth: found.depth,
+            seldepth: found.seldepth,
+            score: found.score,
+            nodes: found.nodes,
+            elapsed: found.elapsed,
+            hashfull: found.hashfull,
+            pv: legal_prefix(game, root, &found.pv),
+        };
+        report(&text);
+        last_reported = Some(text);
+    });
+    let best = result.best_move.filter(|&mv| game.is_legal(root, mv)).or_else(|| {
+        let first = first_legal_move(game, root);
+        if first.is_some() {
+            log::error!("the search returned no legal move ({:?}): playing the first legal move", result.best_move);
+        }
+        first
+    });
+    let best_text = best.map(|mv| mv.to_string());
+    // Stopped before the first iteration, or a PV that lost its head: say
+    // what is known, so the last PV starts with the move played.
+    if last_reported.as_ref().and_then(|last| last.pv.first()) != best_text.as_ref() {
+        report(&Report {
+            depth: result.depth,
+            seldepth: last_reported.as_ref().map_or(result.depth, |last| last.seldepth),
+            score: result.score,
+            nodes: result.nodes,
+            elapsed: started.elapsed(),
+            hashfull: last_reported.as_ref().map_or(0, |last| last.hashfull),
+            pv: best_text.iter().cloned().collect(),
+        });
+    }
+    SearchResult { best_move: best_text, score: result.score, depth: result.depth, nodes: result.nodes }
+}
+
+/// The longest start of `pv` that the game accepts move after move, in notation.
+fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> Vec<String> {
+    let mut position = *root;
+    let mut legal = Vec::new();
+    for &mv in pv {
+        if !game.is_legal(&position, mv) {
+            break;
+        }
+        legal.push(mv.to_string());
+        position = game.play(&position, mv);
+    }
+    legal
+}
+
+/// The first move the game allows, for when the search has none to give.
+pub fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(position, &mut moves);
+    moves.first().copied()
+}

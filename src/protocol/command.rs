@@ -7,7 +7,8 @@ use std::num::NonZeroU32;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::games::pods::{Rotation, Side, Variant};
+use crate::games::GameKind;
+use crate::games::pods::{Rotation, Variant};
 use crate::search::{Clock, Limits};
 
 /// Everything a controller or a person can ask of the engine.
@@ -17,11 +18,9 @@ pub enum Command {
     Handshake(Dialect),
     /// `isready`: answered with `readyok` at once, even during a search.
     IsReady,
-    /// `newgame [standard|advanced] [rotation R]`, `uginewgame`, `ucinewgame`.
-    NewGame {
-        variant: Option<Variant>,
-        rotation: Option<Rotation>,
-    },
+    /// `newgame [standard|advanced|pods] [rotation R]`,
+    /// `newgame poldr [players N] [size N] [bricks N]`, `uginewgame`, `ucinewgame`.
+    NewGame(NewGame),
     /// `setoption name <name> [value <value>]`; the name may hold spaces.
     SetOption {
         name: String,
@@ -43,6 +42,17 @@ pub enum Command {
     Moves,
     /// `eval`: the static evaluation and its terms.
     Eval,
+}
+
+/// What a `newgame` changes; what it does not name keeps its value.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NewGame {
+    pub game: Option<GameKind>,
+    pub variant: Option<Variant>,
+    pub rotation: Option<Rotation>,
+    pub players: Option<u8>,
+    pub size: Option<u8>,
+    pub bricks: Option<u8>,
 }
 
 /// Which handshake the controller speaks; only the confirmation differs.
@@ -77,36 +87,37 @@ pub enum Go {
     Perft(u32),
 }
 
-/// The limits of a `go`, as given. Clocks are indexed by `Side::index()`:
-/// White is p1 (`p1time` = `wtime`), Black is p2.
+/// The limits of a `go`, as given. Clocks are indexed by seat: p1 (White,
+/// Blue; `p1time` = `wtime`), p2 (Black, Yellow), p3 (Red).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchParams {
     pub movetime: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
-    pub time: [Option<Duration>; 2],
-    pub increment: [Option<Duration>; 2],
+    pub time: [Option<Duration>; 3],
+    pub increment: [Option<Duration>; 3],
     pub moves_to_go: Option<u32>,
 }
 
 impl SearchParams {
-    /// The search limits for `side` to move: only its own clock counts. A
+    /// The search limits for `seat` to move: only its own clock counts. A
     /// bare `go` searches until `stop`, like `go infinite`.
-    pub fn limits(&self, side: Side, move_overhead: Duration) -> Result<Limits, String> {
+    pub fn limits(&self, seat: usize, move_overhead: Duration) -> Result<Limits, String> {
         let clock_given = self.time.iter().chain(&self.increment).any(Option::is_some) || self.moves_to_go.is_some();
-        let clock = match self.time[side.index()] {
+        let clock = match self.time.get(seat).copied().flatten() {
             Some(remaining) => Some(Clock {
                 remaining,
-                increment: self.increment[side.index()].unwrap_or_default(),
+                increment: self.increment[seat].unwrap_or_default(),
                 moves_to_go: self.moves_to_go,
             }),
             None if clock_given => {
-                let (player, field, uci_field) = match side {
-                    Side::White => ("p1 (White)", "p1time", "wtime"),
-                    Side::Black => ("p2 (Black)", "p2time", "btime"),
+                let add = match seat {
+                    0 => "p1time or wtime".to_string(),
+                    1 => "p2time or btime".to_string(),
+                    _ => format!("p{}time", seat + 1),
                 };
-                return Err(format!("go: no time given for the side to move, {player}: add {field} or {uci_field}"));
+                return Err(format!("go: no time given for the side to move, p{}: add {add}", seat + 1));
             }
             None => None,
         };
@@ -126,6 +137,8 @@ impl SearchParams {
 pub enum Query {
     GameOver,
     P1Turn,
+    /// Whose turn: `p1`, `p2` or `p3`.
+    Turn,
     Result,
     Fen,
     /// The move as text: one that does not parse is simply not legal.
@@ -214,8 +227,8 @@ impl FromStr for Command {
             "ugi" => no_arguments("ugi", Command::Handshake(Dialect::Ugi)),
             "uci" => no_arguments("uci", Command::Handshake(Dialect::Uci)),
             "isready" => no_arguments("isready", Command::IsReady),
-            "uginewgame" => no_arguments("uginewgame", Command::NewGame { variant: None, rotation: None }),
-            "ucinewgame" => no_arguments("ucinewgame", Command::NewGame { variant: None, rotation: None }),
+            "uginewgame" => no_arguments("uginewgame", Command::NewGame(NewGame::default())),
+            "ucinewgame" => no_arguments("ucinewgame", Command::NewGame(NewGame::default())),
             "newgame" => parse_newgame(&rest),
             "setoption" => parse_setoption(line),
             "position" => parse_position(&rest),
@@ -233,35 +246,73 @@ impl FromStr for Command {
 
 fn parse_newgame(words: &[&str]) -> Result<Command, CommandError> {
     const COMMAND: &str = "newgame";
-    const EXPECTED: &str = "'standard', 'advanced' or 'rotation <0|90|180|270>'";
-    let (mut variant, mut rotation) = (None, None);
+    const EXPECTED: &str = "'standard', 'advanced', 'pods', 'rotation <0|90|180|270>', 'poldr', 'players <2|3>', \
+                            'size <4-9>' or 'bricks <1-40>'";
+    let mut new_game = NewGame::default();
     let mut words = words.iter();
+    // Each setting once; a setting of one game selects that game.
+    let select = |new_game: &mut NewGame, game: GameKind| -> Result<(), CommandError> {
+        match new_game.game.replace(game) {
+            Some(other) if other != game => {
+                Err(CommandError::Unexpected { command: COMMAND, found: game.to_string(), expected: "one game" })
+            }
+            _ => Ok(()),
+        }
+    };
+    fn set<T>(slot: &mut Option<T>, value: T, field: &'static str) -> Result<(), CommandError> {
+        if slot.replace(value).is_some() {
+            return Err(CommandError::Repeated { command: COMMAND, field });
+        }
+        Ok(())
+    }
+    let value = |words: &mut std::slice::Iter<&str>, field: &'static str, range: std::ops::RangeInclusive<u8>, expected| {
+        let word = words.next().ok_or(CommandError::Missing { command: COMMAND, expected })?;
+        word.parse::<u8>().ok().filter(|number| range.contains(number)).ok_or_else(|| CommandError::BadNumber {
+            command: COMMAND,
+            field,
+            found: word.to_string(),
+            expected,
+        })
+    };
     while let Some(&word) = words.next() {
         match word {
             "standard" | "advanced" => {
-                if variant.is_some() {
-                    return Err(CommandError::Repeated { command: COMMAND, field: "variant" });
-                }
-                variant = word.parse().ok();
+                select(&mut new_game, GameKind::Pods)?;
+                set(&mut new_game.variant, word.parse().expect("a variant"), "variant")?;
             }
+            "pods" | "poldr" => select(&mut new_game, word.parse().expect("a game"))?,
             "rotation" => {
-                if rotation.is_some() {
-                    return Err(CommandError::Repeated { command: COMMAND, field: "rotation" });
-                }
+                select(&mut new_game, GameKind::Pods)?;
                 let value = words.next().ok_or(CommandError::Missing { command: COMMAND, expected: "a rotation" })?;
-                rotation = Some(value.parse().map_err(|_| CommandError::BadNumber {
+                let rotation = value.parse().map_err(|_| CommandError::BadNumber {
                     command: COMMAND,
                     field: "rotation",
                     found: value.to_string(),
                     expected: "0, 90, 180 or 270",
-                })?);
+                })?;
+                set(&mut new_game.rotation, rotation, "rotation")?;
+            }
+            "players" => {
+                select(&mut new_game, GameKind::Poldr)?;
+                let players = value(&mut words, "players", 2..=3, "2 or 3")?;
+                set(&mut new_game.players, players, "players")?;
+            }
+            "size" => {
+                select(&mut new_game, GameKind::Poldr)?;
+                let size = value(&mut words, "size", 4..=9, "a board size from 4 to 9")?;
+                set(&mut new_game.size, size, "size")?;
+            }
+            "bricks" => {
+                select(&mut new_game, GameKind::Poldr)?;
+                let bricks = value(&mut words, "bricks", 1..=40, "1 to 40 bricks")?;
+                set(&mut new_game.bricks, bricks, "bricks")?;
             }
             _ => {
                 return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
             }
         }
     }
-    Ok(Command::NewGame { variant, rotation })
+    Ok(Command::NewGame(new_game))
 }
 
 /// `setoption name <name words> [value <rest of the line>]`: the value is
@@ -338,32 +389,34 @@ enum GoField {
     Nodes,
     Infinite,
     MovesToGo,
-    Time(Side),
-    Increment(Side),
+    Time(usize),
+    Increment(usize),
 }
 
 /// The words of `go`: the UCI clock names set the same fields as the UGI
 /// ones (White is p1).
-const GO_FIELDS: [(&str, GoField); 13] = [
+const GO_FIELDS: [(&str, GoField); 15] = [
     ("movetime", GoField::MoveTime),
     ("depth", GoField::Depth),
     ("nodes", GoField::Nodes),
     ("infinite", GoField::Infinite),
     ("movestogo", GoField::MovesToGo),
-    ("p1time", GoField::Time(Side::White)),
-    ("wtime", GoField::Time(Side::White)),
-    ("p2time", GoField::Time(Side::Black)),
-    ("btime", GoField::Time(Side::Black)),
-    ("p1inc", GoField::Increment(Side::White)),
-    ("winc", GoField::Increment(Side::White)),
-    ("p2inc", GoField::Increment(Side::Black)),
-    ("binc", GoField::Increment(Side::Black)),
+    ("p1time", GoField::Time(0)),
+    ("wtime", GoField::Time(0)),
+    ("p2time", GoField::Time(1)),
+    ("btime", GoField::Time(1)),
+    ("p3time", GoField::Time(2)),
+    ("p1inc", GoField::Increment(0)),
+    ("winc", GoField::Increment(0)),
+    ("p2inc", GoField::Increment(1)),
+    ("binc", GoField::Increment(1)),
+    ("p3inc", GoField::Increment(2)),
 ];
 
 fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
     const COMMAND: &str = "go";
-    const EXPECTED: &str = "movetime, depth, nodes, infinite, p1time, p2time, p1inc, p2inc, wtime, btime, winc, binc, \
-                            movestogo or perft";
+    const EXPECTED: &str = "movetime, depth, nodes, infinite, p1time, p2time, p3time, p1inc, p2inc, p3inc, wtime, \
+                            btime, winc, binc, movestogo or perft";
     if words.first() == Some(&"perft") {
         let depth = number(COMMAND, "perft", words.get(1).copied(), "a depth (a whole number)")?;
         if let Some(word) = words.get(2) {
@@ -396,8 +449,8 @@ fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
             GoField::MovesToGo => {
                 params.moves_to_go = Some(number(COMMAND, spelled, value(), "a whole number of moves")?)
             }
-            GoField::Time(side) => params.time[side.index()] = Some(clock_milliseconds(spelled, value())?),
-            GoField::Increment(side) => params.increment[side.index()] = Some(clock_milliseconds(spelled, value())?),
+            GoField::Time(seat) => params.time[seat] = Some(clock_milliseconds(spelled, value())?),
+            GoField::Increment(seat) => params.increment[seat] = Some(clock_milliseconds(spelled, value())?),
         }
     }
     Ok(Go::Search(params))
@@ -425,11 +478,12 @@ fn clock_milliseconds(field: &'static str, word: Option<&str>) -> Result<Duratio
 
 fn parse_query(words: &[&str]) -> Result<Query, CommandError> {
     const COMMAND: &str = "query";
-    const EXPECTED: &str = "gameover, p1turn, result, fen or islegal <move>";
+    const EXPECTED: &str = "gameover, p1turn, turn, result, fen or islegal <move>";
     let query = match words.first() {
         None => return Err(CommandError::Missing { command: COMMAND, expected: EXPECTED }),
         Some(&"gameover") => Query::GameOver,
         Some(&"p1turn") => Query::P1Turn,
+        Some(&"turn") => Query::Turn,
         Some(&"result") => Query::Result,
         Some(&"fen") => Query::Fen,
         Some(&"islegal") => {
@@ -471,7 +525,7 @@ mod tests {
         assert_eq!(parse("ugi"), Ok(Command::Handshake(Dialect::Ugi)));
         assert_eq!(parse("  uci  "), Ok(Command::Handshake(Dialect::Uci)));
         assert_eq!(parse("isready"), Ok(Command::IsReady));
-        assert_eq!(parse("uginewgame"), Ok(Command::NewGame { variant: None, rotation: None }));
+        assert_eq!(parse("uginewgame"), Ok(Command::NewGame(NewGame::default())));
         assert_eq!(parse("d"), Ok(Command::Display));
         assert!(matches!(parse("quit now"), Err(CommandError::Unexpected { .. })));
         assert_eq!(parse("   "), Err(CommandError::Empty));
@@ -480,12 +534,44 @@ mod tests {
 
     #[test]
     fn newgame_takes_variant_and_rotation_in_any_order() {
-        let expected = Command::NewGame { variant: Some(Variant::Advanced), rotation: Some(Rotation::R90) };
+        let expected = Command::NewGame(NewGame {
+            game: Some(GameKind::Pods),
+            variant: Some(Variant::Advanced),
+            rotation: Some(Rotation::R90),
+            ..NewGame::default()
+        });
         assert_eq!(parse("newgame advanced rotation 90"), Ok(expected.clone()));
         assert_eq!(parse("newgame rotation 90 advanced"), Ok(expected));
         assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("0, 90, 180 or 270"));
         assert!(parse("newgame chess").is_err());
         assert!(parse("newgame standard advanced").is_err());
+    }
+
+    #[test]
+    fn newgame_selects_poldr_with_its_settings() {
+        let expected = Command::NewGame(NewGame {
+            game: Some(GameKind::Poldr),
+            players: Some(3),
+            size: Some(6),
+            ..NewGame::default()
+        });
+        assert_eq!(parse("newgame poldr players 3 size 6"), Ok(expected.clone()));
+        assert_eq!(parse("newgame size 6 players 3"), Ok(expected));
+        assert_eq!(
+            parse("newgame poldr"),
+            Ok(Command::NewGame(NewGame { game: Some(GameKind::Poldr), ..NewGame::default() }))
+        );
+        for bad in [
+            "newgame poldr players 4",
+            "newgame poldr size 10",
+            "newgame poldr bricks 0",
+            "newgame poldr bricks",
+            "newgame poldr advanced",
+            "newgame pods size 5",
+            "newgame poldr size 5 size 6",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -522,8 +608,8 @@ mod tests {
         let Ok(Command::Go(Go::Search(params))) = parse("go p1time 1000 p2time -5 p1inc 10 binc 20 movestogo 3") else {
             panic!("not a search");
         };
-        assert_eq!(params.time, [Some(ms(1000)), Some(ms(0))]);
-        assert_eq!(params.increment, [Some(ms(10)), Some(ms(20))]);
+        assert_eq!(params.time, [Some(ms(1000)), Some(ms(0)), None]);
+        assert_eq!(params.increment, [Some(ms(10)), Some(ms(20)), None]);
         assert_eq!(params.moves_to_go, Some(3));
         assert_eq!(parse("go perft 3"), Ok(Command::Go(Go::Perft(3))));
         for bad in [
@@ -547,18 +633,20 @@ mod tests {
         let Ok(Command::Go(Go::Search(params))) = parse("go wtime 60000 btime 300 winc 5 binc 7") else {
             panic!("not a search");
         };
-        let limits = params.limits(Side::Black, ms(10)).unwrap();
+        let limits = params.limits(1, ms(10)).unwrap();
         let clock = limits.clock.unwrap();
         assert_eq!((clock.remaining, clock.increment), (ms(300), ms(7)));
         assert!(!limits.infinite);
-        let only_white = SearchParams { time: [Some(ms(1000)), None], ..SearchParams::default() };
-        assert!(only_white.limits(Side::Black, ms(10)).unwrap_err().contains("p2time"));
-        assert!(SearchParams::default().limits(Side::White, ms(10)).unwrap().infinite);
+        let only_white = SearchParams { time: [Some(ms(1000)), None, None], ..SearchParams::default() };
+        assert!(only_white.limits(1, ms(10)).unwrap_err().contains("p2time"));
+        assert!(only_white.limits(2, ms(10)).unwrap_err().contains("p3time"));
+        assert!(SearchParams::default().limits(0, ms(10)).unwrap().infinite);
     }
 
     #[test]
     fn queries_parse() {
         assert_eq!(parse("query p1turn"), Ok(Command::Query(Query::P1Turn)));
+        assert_eq!(parse("query turn"), Ok(Command::Query(Query::Turn)));
         assert_eq!(parse("query islegal A@c3"), Ok(Command::Query(Query::IsLegal("A@c3".into()))));
         assert!(parse("query").is_err());
         assert!(parse("query islegal").is_err());

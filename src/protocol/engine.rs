@@ -7,13 +7,14 @@
 
 use std::sync::Arc;
 
-use super::command::{Command, Dialect, Go, Query, SearchParams, Start, shorten};
+use super::command::{Command, Dialect, Go, NewGame, Query, SearchParams, Start, shorten};
 use super::options::{EngineOption, Settings};
 use super::output::Output;
 use super::report::bestmove_line;
 use super::search_job::SearchJob;
-use crate::games::pods::PodsGame;
-use crate::games::pods::{Game, Move, MoveList, Outcome, Point, Position, Rotation, Rules, Side, Variant, divide};
+use crate::games::pods::{self, PodsSession, Rules};
+use crate::games::poldr::{self, PoldrSession};
+use crate::games::{GameKind, Session};
 use crate::search::Searcher;
 
 /// Whether to read another line.
@@ -26,8 +27,13 @@ pub enum Flow {
 pub struct Engine {
     output: Output,
     settings: Settings,
-    rules: Arc<Rules>,
-    game: Game,
+    /// The Pods rules the settings describe, built once per change.
+    pods_rules: Arc<Rules>,
+    /// The game in progress, of the selected game.
+    session: Box<dyn Session>,
+    /// The last `position` command, replayed when a setting of the game
+    /// in progress (MaxPlies) changes.
+    position: (Start, Vec<String>),
     /// Made on first need, not at start-up (UGI asks for no big allocation
     /// before the first `isready`); lent to the search thread while it runs.
     searcher: Option<Searcher>,
@@ -37,9 +43,17 @@ pub struct Engine {
 impl Engine {
     pub fn new(output: Output) -> Engine {
         let settings = Settings::default();
-        let rules = Arc::new(settings.rules());
-        let game = start_game(&rules, &settings);
-        Engine { output, settings, rules, game, searcher: None, search: None }
+        let pods_rules = Arc::new(settings.rules());
+        let session = start_session(&settings, &pods_rules);
+        Engine {
+            output,
+            settings,
+            pods_rules,
+            session,
+            position: (Start::StartPos, Vec::new()),
+            searcher: None,
+            search: None,
+        }
     }
 
     /// Reads and executes one line; problems become `info string error` lines.
@@ -66,9 +80,9 @@ impl Engine {
             Command::Handshake(dialect) => self.handshake(dialect),
             Command::IsReady => self.is_ready(),
             Command::Query(query) => self.query(query),
-            Command::Display => self.display(),
+            Command::Display => self.output.lines(self.session.picture()),
             Command::Moves => self.list_moves(),
-            Command::Eval => self.eval(),
+            Command::Eval => self.output.line(self.session.evaluation()),
             Command::Stop => self.stop_search(),
             Command::Quit => {
                 self.stop_search();
@@ -76,9 +90,9 @@ impl Engine {
             }
             // These stop a running search (it prints its bestmove) once they
             // are known to be valid.
-            Command::NewGame { variant, rotation } => self.new_game(variant, rotation),
+            Command::NewGame(new_game) => self.new_game(new_game),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Position { start, moves } => self.set_position(start, moves),
             Command::Go(Go::Search(params)) => self.go(&params),
             Command::Go(Go::Perft(depth)) => self.perft(depth),
         }
@@ -122,22 +136,28 @@ impl Engine {
         searcher
     }
 
-    fn new_game(&mut self, variant: Option<Variant>, rotation: Option<Rotation>) {
+    fn new_game(&mut self, new_game: NewGame) {
         self.stop_search();
-        if let Some(variant) = variant.filter(|&variant| variant != self.settings.variant) {
-            self.settings.variant = variant;
-            self.rules = Arc::new(self.settings.rules());
+        let settings = &mut self.settings;
+        if let Some(game) = new_game.game {
+            settings.game = game;
         }
-        if let Some(rotation) = rotation {
-            self.settings.rotation = rotation;
+        if let Some(variant) = new_game.variant.filter(|&variant| variant != settings.variant) {
+            settings.variant = variant;
+            self.pods_rules = Arc::new(settings.rules());
         }
+        settings.rotation = new_game.rotation.unwrap_or(settings.rotation);
+        settings.players = new_game.players.unwrap_or(settings.players);
+        settings.size = new_game.size.unwrap_or(settings.size);
+        settings.bricks = new_game.bricks.unwrap_or(settings.bricks);
         self.restart_game();
     }
 
-    /// A new game from the start under the current rules, with a cleared
+    /// A new game from the start under the current settings, with a cleared
     /// hash table: nothing learned in another game carries over.
     fn restart_game(&mut self) {
-        self.game = start_game(&self.rules, &self.settings);
+        self.session = start_session(&self.settings, &self.pods_rules);
+        self.position = (Start::StartPos, Vec::new());
         if let Some(searcher) = &mut self.searcher {
             searcher.clear();
         }
@@ -170,9 +190,12 @@ impl Engine {
                     searcher.set_threads(self.settings.threads);
                 }
             }
-            EngineOption::MaxPlies => self.game = self.game.clone().with_max_plies(self.settings.max_plies),
+            EngineOption::MaxPlies => {
+                let (start, moves) = self.position.clone();
+                self.set_position(start, moves);
+            }
             _ if option.starts_new_game() => {
-                self.rules = Arc::new(self.settings.rules());
+                self.pods_rules = Arc::new(self.settings.rules());
                 self.restart_game();
             }
             _ => {}
@@ -182,38 +205,34 @@ impl Engine {
     /// Sets up the position. A start that does not read changes nothing; a
     /// move that cannot be played ends the replay there and loses the game
     /// for the side that tried it, as a referee would rule.
-    fn set_position(&mut self, start: &Start, moves: &[String]) {
-        let start = match start {
-            Start::StartPos => Position::start(&self.rules, self.settings.rotation),
-            Start::Fen(line) => match Position::parse(line, &self.rules) {
-                Ok(position) => position,
-                Err(error) => {
-                    self.error(shorten_message(&error.to_string()));
-                    return;
-                }
-            },
+    fn set_position(&mut self, start: Start, moves: Vec<String>) {
+        let mut session = match session_at(&self.settings, &self.pods_rules, &start) {
+            Ok(session) => session,
+            Err(message) => {
+                self.error(shorten_message(&message));
+                return;
+            }
         };
         self.stop_search();
-        let mut game = Game::new(Arc::clone(&self.rules), start).with_max_plies(self.settings.max_plies);
         for (index, text) in moves.iter().enumerate() {
-            let played = text
-                .parse::<Move>()
-                .map_err(|error| error.to_string())
-                .and_then(|mv| game.play(mv).map_err(|illegal| illegal.to_string()));
-            if let Err(reason) = played {
-                self.error(format!("illegal move {} at index {index}: {}", shorten(text), shorten_message(&reason)));
-                // Game::forfeit leaves a finished game's result alone: moves
-                // after the end are reported, not punished.
-                game.forfeit(game.position().side_to_move());
+            if let Err(reason) = session.play(text) {
+                self.error(format!(
+                    "illegal move {} at index {index}: {}",
+                    shorten(text),
+                    shorten_message(&reason.to_string())
+                ));
+                // A finished game's result stays: moves after the end are
+                // reported, not punished.
+                session.forfeit();
                 break;
             }
         }
-        self.game = game;
+        self.session = session;
+        self.position = (start, moves);
     }
 
     fn go(&mut self, params: &SearchParams) {
-        let side = self.game.position().side_to_move();
-        let limits = match params.limits(side, self.settings.move_overhead) {
+        let limits = match params.limits(self.session.mover(), self.settings.move_overhead) {
             Ok(limits) => limits,
             Err(message) => {
                 self.error(message);
@@ -221,87 +240,50 @@ impl Engine {
             }
         };
         self.stop_search();
-        if let Some(outcome) = self.game.outcome() {
-            self.output.lines([format!("info string game over: {outcome}"), bestmove_line(None)]);
+        if let Some(ending) = self.session.ending() {
+            self.output.lines([format!("info string game over: {ending}"), bestmove_line(None)]);
             return;
         }
         let searcher = self.searcher.take().unwrap_or_else(|| self.new_searcher());
-        self.search = SearchJob::start(searcher, self.game.clone(), limits, self.output.clone());
+        self.search = SearchJob::start(searcher, self.session.clone(), limits, self.output.clone());
     }
 
     /// `go perft`: runs to the end before the next line is read.
     fn perft(&mut self, depth: u32) {
         self.stop_search();
-        let position = self.game.position();
         if depth == 0 {
             self.output.line("nodes 1");
             return;
         }
-        let counts = divide(&self.rules, position, depth);
+        let counts = self.session.divide(depth);
         let total: u64 = counts.iter().map(|&(_, count)| count).sum();
         let lines = counts.iter().map(|(mv, count)| format!("{mv}: {count}"));
         self.output.lines(lines.chain([format!("nodes {total}")]));
     }
 
     fn query(&self, query: Query) {
-        let outcome = self.game.outcome();
+        let ending = self.session.ending();
         let answer = match query {
-            Query::GameOver => outcome.is_some().to_string(),
-            Query::P1Turn => (self.game.position().side_to_move() == Side::White).to_string(),
-            Query::Result => match outcome {
+            Query::GameOver => ending.is_some().to_string(),
+            Query::P1Turn => (self.session.mover() == 0).to_string(),
+            Query::Turn => format!("p{}", self.session.mover() + 1),
+            Query::Result => match ending {
                 None => "none".to_string(),
-                Some(Outcome::Win { winner: Side::White, .. }) => "p1win".to_string(),
-                Some(Outcome::Win { winner: Side::Black, .. }) => "p2win".to_string(),
-                Some(Outcome::Draw(_)) => "draw".to_string(),
+                Some(ending) => ending.winner.map_or("draw".to_string(), |seat| format!("p{}win", seat + 1)),
             },
-            Query::Fen => self.game.position().to_string(),
-            Query::IsLegal(text) => text.parse::<Move>().is_ok_and(|mv| self.game.clone().play(mv).is_ok()).to_string(),
+            Query::Fen => self.session.position_line(),
+            Query::IsLegal(text) => {
+                let mut trial = self.session.clone();
+                trial.play(&text).is_ok().to_string()
+            }
         };
         self.output.line(format!("response {answer}"));
     }
 
-    /// `d`: the board as drawn (turned by the position's rotation) with each
-    /// pod's letter on its point, then the position line and the turn.
-    fn display(&self) {
-        let position = self.game.position();
-        let picture = self.rules.board().rotated(position.rotation()).picture();
-        let mut rows: Vec<Vec<char>> = picture.lines().map(|row| row.chars().collect()).collect();
-        for point in Point::ALL {
-            if let Some((side, pod)) = position.pod_at(point) {
-                let (row, column) = ((5 - point.rank()) as usize * 2, point.file() as usize * 2);
-                if let Some(cell) = rows.get_mut(row).and_then(|cells| cells.get_mut(column)) {
-                    *cell = pod.letter(side);
-                }
-            }
-        }
-        let mut lines: Vec<String> = rows.into_iter().map(|cells| cells.into_iter().collect()).collect();
-        lines.push(format!("fen {position}"));
-        lines.push(format!("turn {}", position.side_to_move().name()));
-        if let Some(outcome) = self.game.outcome() {
-            lines.push(format!("game over: {outcome}"));
-        }
-        self.output.lines(lines);
-    }
-
     /// `moves`: the moves the game allows now, or `(none)`.
     fn list_moves(&self) {
-        let mut moves = MoveList::new();
-        if self.game.outcome().is_none() {
-            self.game.position().generate_moves(&self.rules, &mut moves);
-        }
-        let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
-        self.output.line(if texts.is_empty() { "(none)".to_string() } else { texts.join(" ") });
-    }
-
-    /// `eval`: the static evaluation's terms, from the side to move's view.
-    fn eval(&self) {
-        let position = self.game.position();
-        if let Some(outcome) = self.game.outcome() {
-            self.output.line(format!("eval none: game over, {outcome}"));
-            return;
-        }
-        let terms = PodsGame::new(Arc::clone(&self.rules), self.settings.max_plies).evaluate_terms(position);
-        self.output.line(format!("eval {} to move: {terms}", position.side_to_move().name()));
+        let moves = self.session.legal_moves();
+        self.output.line(if moves.is_empty() { "(none)".to_string() } else { moves.join(" ") });
     }
 }
 
@@ -312,8 +294,45 @@ impl Drop for Engine {
     }
 }
 
-fn start_game(rules: &Arc<Rules>, settings: &Settings) -> Game {
-    Game::new(Arc::clone(rules), Position::start(rules, settings.rotation)).with_max_plies(settings.max_plies)
+fn start_session(settings: &Settings, pods_rules: &Arc<Rules>) -> Box<dyn Session> {
+    session_at(settings, pods_rules, &Start::StartPos).expect("the settings' start position is valid")
+}
+
+/// A new game of the selected game from `start`. A position line of the
+/// other game is refused with a hint to select it.
+pub fn session_at(settings: &Settings, pods_rules: &Arc<Rules>, start: &Start) -> Result<Box<dyn Session>, String> {
+    let other_game_hint = |line: &str, error: String| {
+        let other = match settings.game {
+            GameKind::Pods => line.parse::<poldr::Position>().is_ok().then_some("POLD.R"),
+            GameKind::Poldr => pods::Position::parse(line, &Rules::default_for(pods::Variant::Standard)).is_ok().then_some("Pods"),
+        };
+        match other {
+            Some(name) => format!("{error} (this is a {name} position: select {name} first, as with 'newgame {}')",
+                if name == "Pods" { "standard" } else { "poldr" }),
+            None => error,
+        }
+    };
+    match settings.game {
+        GameKind::Pods => {
+            let position = match start {
+                Start::StartPos => pods::Position::start(pods_rules, settings.rotation),
+                Start::Fen(line) => pods::Position::parse(line, pods_rules)
+                    .map_err(|error| other_game_hint(line, error.to_string()))?,
+            };
+            let game = pods::Game::new(Arc::clone(pods_rules), position).with_max_plies(settings.max_plies);
+            Ok(Box::new(PodsSession::new(game)))
+        }
+        GameKind::Poldr => {
+            let position = match start {
+                Start::StartPos => poldr::Position::start(settings.size, settings.players, settings.bricks)
+                    .map_err(|error| error.to_string())?,
+                Start::Fen(line) => {
+                    line.parse::<poldr::Position>().map_err(|error| other_game_hint(line, error.to_string()))?
+                }
+            };
+            Ok(Box::new(PoldrSession::new(position)))
+        }
+    }
 }
 
 /// Messages from the rules quote the input; keep an echo of garbage short.
@@ -417,7 +436,7 @@ mod tests {
             run(&mut engine, &sink, &["setoption name Variant value chess", "setoption name ownbook value true"]);
         assert_eq!(replies.len(), 2);
         assert!(replies.iter().all(|line| line.starts_with("info string error: ")), "{replies:?}");
-        assert_eq!(engine.settings.variant, Variant::Standard);
+        assert_eq!(engine.settings.variant, pods::Variant::Standard);
         run(&mut engine, &sink, &["setoption name rotation value 90", "setoption name maxplies value 1"]);
         let replies = run(&mut engine, &sink, &["query fen", "position startpos moves A@c3", "query result"]);
         assert_eq!(replies, ["response 6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0", "response draw"]);

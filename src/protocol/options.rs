@@ -4,6 +4,7 @@
 use std::ops::RangeInclusive;
 use std::time::Duration;
 
+use crate::games::GameKind;
 use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant};
 
 /// Everything `setoption` can change.
@@ -11,14 +12,20 @@ use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant};
 pub struct Settings {
     pub hash_megabytes: usize,
     pub threads: usize,
+    /// The selected game; the settings of the other stay as they are.
+    pub game: GameKind,
     pub variant: Variant,
     pub rotation: Rotation,
     pub board: Board,
     pub pods: PodSet,
     pub placement_liberty: bool,
     pub move_overhead: Duration,
-    /// A game reaching this ply is drawn; 0 means no limit.
+    /// A game reaching this ply is drawn; 0 means no limit (Pods).
     pub max_plies: u32,
+    /// POLD.R: players, board size and bricks per player for `startpos`.
+    pub players: u8,
+    pub size: u8,
+    pub bricks: u8,
 }
 
 impl Default for Settings {
@@ -26,6 +33,7 @@ impl Default for Settings {
         Settings {
             hash_megabytes: 64,
             threads: 1,
+            game: GameKind::Pods,
             variant: Variant::Standard,
             rotation: Rotation::R0,
             board: Board::default(),
@@ -33,6 +41,9 @@ impl Default for Settings {
             placement_liberty: false,
             move_overhead: Duration::from_millis(10),
             max_plies: 0,
+            players: 2,
+            size: 5,
+            bricks: 16,
         }
     }
 }
@@ -48,6 +59,7 @@ impl Settings {
 pub enum EngineOption {
     Hash,
     Threads,
+    Game,
     Variant,
     Rotation,
     Board,
@@ -55,6 +67,9 @@ pub enum EngineOption {
     PlacementLiberty,
     MoveOverhead,
     MaxPlies,
+    Players,
+    Size,
+    Bricks,
 }
 
 /// Pods trees are small: a gigabyte is plenty, and a larger table could not
@@ -63,11 +78,15 @@ pub const HASH_MEGABYTES: RangeInclusive<u64> = 1..=1024;
 const THREADS: RangeInclusive<u64> = 1..=256;
 const MOVE_OVERHEAD_MS: RangeInclusive<u64> = 0..=5000;
 const MAX_PLIES: RangeInclusive<u64> = 0..=100_000;
+const PLAYERS: RangeInclusive<u64> = 2..=3;
+const SIZE: RangeInclusive<u64> = 4..=9;
+const BRICKS: RangeInclusive<u64> = 1..=40;
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 9] = [
+    pub const ALL: [EngineOption; 13] = [
         EngineOption::Hash,
         EngineOption::Threads,
+        EngineOption::Game,
         EngineOption::Variant,
         EngineOption::Rotation,
         EngineOption::Board,
@@ -75,6 +94,9 @@ impl EngineOption {
         EngineOption::PlacementLiberty,
         EngineOption::MoveOverhead,
         EngineOption::MaxPlies,
+        EngineOption::Players,
+        EngineOption::Size,
+        EngineOption::Bricks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -88,6 +110,10 @@ impl EngineOption {
             EngineOption::PlacementLiberty => "PlacementLiberty",
             EngineOption::MoveOverhead => "MoveOverhead",
             EngineOption::MaxPlies => "MaxPlies",
+            EngineOption::Game => "Game",
+            EngineOption::Players => "Players",
+            EngineOption::Size => "Size",
+            EngineOption::Bricks => "Bricks",
         }
     }
 
@@ -105,7 +131,11 @@ impl EngineOption {
     pub fn starts_new_game(self) -> bool {
         matches!(
             self,
-            EngineOption::Variant
+            EngineOption::Game
+                | EngineOption::Players
+                | EngineOption::Size
+                | EngineOption::Bricks
+                | EngineOption::Variant
                 | EngineOption::Rotation
                 | EngineOption::Board
                 | EngineOption::Pods
@@ -136,6 +166,10 @@ impl EngineOption {
             }
             EngineOption::MoveOverhead => spin(defaults.move_overhead.as_millis() as u64, MOVE_OVERHEAD_MS),
             EngineOption::MaxPlies => spin(defaults.max_plies as u64, MAX_PLIES),
+            EngineOption::Game => format!("option name {name} type combo default {} var pods var poldr", defaults.game),
+            EngineOption::Players => spin(defaults.players as u64, PLAYERS),
+            EngineOption::Size => spin(defaults.size as u64, SIZE),
+            EngineOption::Bricks => spin(defaults.bricks as u64, BRICKS),
         }
     }
 }
@@ -155,6 +189,10 @@ impl Settings {
             EngineOption::Threads => self.threads = spin(THREADS)? as usize,
             EngineOption::MoveOverhead => self.move_overhead = Duration::from_millis(spin(MOVE_OVERHEAD_MS)?),
             EngineOption::MaxPlies => self.max_plies = spin(MAX_PLIES)? as u32,
+            EngineOption::Game => self.game = value.parse().map_err(|e| format!("{name}: {e}"))?,
+            EngineOption::Players => self.players = spin(PLAYERS)? as u8,
+            EngineOption::Size => self.size = spin(SIZE)? as u8,
+            EngineOption::Bricks => self.bricks = spin(BRICKS)? as u8,
             EngineOption::Variant => self.variant = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Rotation => self.rotation = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Board => {

@@ -3,10 +3,9 @@
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::games::pods::PodsGame;
-use crate::games::pods::{Game, Move, MoveList};
+use crate::games::Session;
 use crate::search::{Limits, Report, Score, Searcher};
 
 /// One `info` line.
@@ -19,12 +18,12 @@ pub struct Info {
     pub nps: u64,
     pub hashfull: u32,
     pub time: Duration,
-    /// Legal from the searched position, move after move.
-    pub pv: Vec<Move>,
+    /// Legal from the searched position, move after move, in notation.
+    pub pv: Vec<String>,
 }
 
 impl Info {
-    fn from_report(report: &Report<Move>, pv: Vec<Move>) -> Info {
+    fn from_report(report: &Report<String>) -> Info {
         Info {
             depth: report.depth,
             seldepth: report.seldepth,
@@ -33,7 +32,7 @@ impl Info {
             nps: report.nps(),
             hashfull: report.hashfull,
             time: report.elapsed,
-            pv,
+            pv: report.pv.clone(),
         }
     }
 
@@ -83,7 +82,7 @@ impl fmt::Display for Info {
 }
 
 /// The `bestmove` line; `(none)` when there is no move to play.
-pub fn bestmove_line(best: Option<Move>) -> String {
+pub fn bestmove_line(best: Option<String>) -> String {
     match best {
         Some(mv) => format!("bestmove {mv}"),
         None => "bestmove (none)".to_string(),
@@ -96,60 +95,20 @@ pub fn bestmove_line(best: Option<Move>) -> String {
 /// is over (nothing is reported then).
 pub fn search_and_report(
     searcher: &mut Searcher,
-    game: &Game,
+    game: &dyn Session,
     limits: &Limits,
     stop: &AtomicBool,
     mut emit: impl FnMut(&Info),
-) -> Option<Move> {
-    if game.outcome().is_some() {
+) -> Option<String> {
+    if game.ending().is_some() {
         return None;
     }
-    let started = Instant::now();
-    let pods = PodsGame::new(game.rules().clone(), game.max_plies());
-    let history = game.history();
-    let before_root = &history[..history.len().saturating_sub(1)];
-    let mut last_reported: Option<Info> = None;
-    let result = searcher.search(&pods, game.position(), before_root, limits, stop, |report| {
-        let info = Info::from_report(report, legal_prefix(game, &report.pv));
-        emit(&info);
-        last_reported = Some(info);
-    });
-    let best = result.best_move.filter(|&mv| game.clone().play(mv).is_ok()).or_else(|| {
-        log::error!("the search returned no legal move ({:?}): playing the first legal move", result.best_move);
-        first_legal_move(game)
-    });
-    // Stopped before the first iteration, or a PV that lost its head: say
-    // what is known, so the last PV starts with the move played.
-    if last_reported.as_ref().and_then(|info| info.pv.first()) != best.as_ref() {
-        let time = started.elapsed();
-        emit(&Info {
-            depth: result.depth,
-            seldepth: last_reported.as_ref().map_or(result.depth, |info| info.seldepth),
-            score: result.score,
-            nodes: result.nodes,
-            nps: (result.nodes as u128 * 1_000_000 / time.as_micros().max(1)) as u64,
-            hashfull: last_reported.as_ref().map_or(0, |info| info.hashfull),
-            time,
-            pv: best.into_iter().collect(),
-        });
-    }
-    best
-}
-
-/// The longest start of `pv` that the game accepts move after move.
-fn legal_prefix(game: &Game, pv: &[Move]) -> Vec<Move> {
-    let mut replay = game.clone();
-    pv.iter().copied().take_while(|&mv| replay.play(mv).is_ok()).collect()
+    game.search(searcher, limits, stop, &mut |report| emit(&Info::from_report(report))).best_move
 }
 
 /// The first move the game allows, for when the search has none to give.
-pub(super) fn first_legal_move(game: &Game) -> Option<Move> {
-    if game.outcome().is_some() {
-        return None;
-    }
-    let mut moves = MoveList::new();
-    game.position().generate_moves(game.rules(), &mut moves);
-    moves.first().copied()
+pub(super) fn first_legal_move(game: &dyn Session) -> Option<String> {
+    game.legal_moves().into_iter().next()
 }
 
 #[cfg(test)]
@@ -157,12 +116,13 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::games::pods::{Position, Rotation, Rules, Variant};
+    use crate::games::pods::{Game, PodsSession, Position, Rotation, Rules, Variant};
+    use crate::games::poldr::{self, PoldrSession};
 
-    fn start_game(variant: Variant) -> Game {
+    fn start_game(variant: Variant) -> PodsSession {
         let rules = Arc::new(Rules::default_for(variant));
         let start = Position::start(&rules, Rotation::R0);
-        Game::new(rules, start)
+        PodsSession::new(Game::new(rules, start))
     }
 
     #[test]
@@ -175,7 +135,7 @@ mod tests {
             nps: 5678,
             hashfull: 9,
             time: Duration::from_millis(17),
-            pv: vec!["A@c3".parse().unwrap(), "b@d4".parse().unwrap()],
+            pv: vec!["A@c3".to_string(), "B@d4".to_string()],
         };
         assert_eq!(
             info.to_string(),
@@ -197,7 +157,7 @@ mod tests {
         let limits = Limits { infinite: true, ..Limits::default() };
         let best = search_and_report(&mut searcher, &game, &limits, &stop, |info| infos.push(info.clone()));
         let best = best.expect("a move");
-        assert!(game.clone().play(best).is_ok());
+        assert!(game.clone().play(&best).is_ok());
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
 
@@ -210,6 +170,19 @@ mod tests {
         let best =
             search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| infos.push(info.clone()));
         assert_eq!(infos.len(), 3);
-        assert_eq!(infos.last().unwrap().pv.first().copied(), best);
+        assert_eq!(infos.last().unwrap().pv.first().cloned(), best);
+    }
+
+    #[test]
+    fn a_poldr_search_answers_a_legal_move_with_its_pv() {
+        let game = PoldrSession::new(poldr::Position::start(6, 2, 16).unwrap());
+        let mut searcher = Searcher::new(1);
+        let mut infos = Vec::new();
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        let best =
+            search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| infos.push(info.clone()));
+        let best = best.expect("a move");
+        assert!(game.clone().play(&best).is_ok(), "{best}");
+        assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
 }

@@ -10,7 +10,7 @@ use std::thread::{self, JoinHandle};
 
 use super::output::Output;
 use super::report::{bestmove_line, first_legal_move, search_and_report};
-use crate::games::pods::Game;
+use crate::games::Session;
 use crate::search::{Limits, Searcher};
 
 pub struct SearchJob {
@@ -22,12 +22,12 @@ impl SearchJob {
     /// Starts searching `game`'s position. If no thread can be started the
     /// `go` still gets its answer, `bestmove (none)`, and the searcher is
     /// lost (the engine makes a new one when it needs one).
-    pub fn start(mut searcher: Searcher, game: Game, limits: Limits, output: Output) -> Option<SearchJob> {
+    pub fn start(mut searcher: Searcher, game: Box<dyn Session>, limits: Limits, output: Output) -> Option<SearchJob> {
         let stop = Arc::new(AtomicBool::new(false));
         let stop_flag = Arc::clone(&stop);
         let thread_output = output.clone();
         let spawned = thread::Builder::new().name("search".to_string()).spawn(move || {
-            run(&mut searcher, &game, &limits, &stop_flag, &thread_output);
+            run(&mut searcher, game.as_ref(), &limits, &stop_flag, &thread_output);
             searcher
         });
         match spawned {
@@ -64,7 +64,7 @@ impl SearchJob {
 
 /// The thread's work. A bug that panics in the search must not leave the
 /// controller waiting: it still gets a legal `bestmove`.
-fn run(searcher: &mut Searcher, game: &Game, limits: &Limits, stop: &AtomicBool, output: &Output) {
+fn run(searcher: &mut Searcher, game: &dyn Session, limits: &Limits, stop: &AtomicBool, output: &Output) {
     let searched = panic::catch_unwind(AssertUnwindSafe(|| {
         search_and_report(searcher, game, limits, stop, |info| output.line(info))
     }));

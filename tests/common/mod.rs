@@ -1,2 +1,3 @@
 #![allow(dead_code)]
 pub mod reference;
+pub mod poldr_reference;

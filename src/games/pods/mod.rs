@@ -9,6 +9,7 @@ mod pods;
 mod position;
 mod ruleset;
 mod search;
+mod session;
 mod types;
 
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
@@ -19,4 +20,5 @@ pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodSet, PodSetError
 pub use position::{DrawReason, Outcome, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant};
 pub use search::{EvalTerms, PodsGame, Weights};
+pub use session::PodsSession;
 pub use types::{Bitboard, Direction, POINTS, Point, Rotation, Side};

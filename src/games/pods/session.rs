@@ -1,0 +1,133 @@
+//! Pods behind the `Session` interface: a game record seen through text.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, divide, perft};
+use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
+use crate::search::{Limits, Report, SearchResult, Searcher};
+
+#[derive(Clone)]
+pub struct PodsSession {
+    game: Game,
+}
+
+impl PodsSession {
+    pub fn new(game: Game) -> PodsSession {
+        PodsSession { game }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn search_game(&self) -> PodsGame {
+        PodsGame::new(Arc::clone(self.game.rules()), self.game.max_plies())
+    }
+}
+
+impl Session for PodsSession {
+    fn kind(&self) -> GameKind {
+        GameKind::Pods
+    }
+
+    fn box_clone(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn position_line(&self) -> String {
+        self.game.position().to_string()
+    }
+
+    fn players(&self) -> usize {
+        2
+    }
+
+    fn mover(&self) -> usize {
+        self.game.position().side_to_move().index()
+    }
+
+    fn seat_name(&self, seat: usize) -> &'static str {
+        Side::BOTH.get(seat).map_or("?", |side| side.name())
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.game.outcome().map(|outcome| Ending {
+            winner: match outcome {
+                Outcome::Win { winner, .. } => Some(winner.index()),
+                Outcome::Draw(_) => None,
+            },
+            description: outcome.to_string(),
+        })
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        let mut moves = MoveList::new();
+        if self.game.outcome().is_none() {
+            self.game.position().generate_moves(self.game.rules(), &mut moves);
+        }
+        moves.iter().map(Move::to_string).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), PlayError> {
+        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        self.game.play(mv).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+    }
+
+    fn forfeit(&mut self) {
+        let side = self.game.position().side_to_move();
+        self.game.forfeit(side);
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(self.game.rules(), self.game.position(), depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(self.game.rules(), self.game.position(), depth).into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    }
+
+    /// The board as drawn (turned by the position's rotation) with each
+    /// pod's letter on its point, then the position line and the turn.
+    fn picture(&self) -> Vec<String> {
+        let position = self.game.position();
+        let picture = self.game.rules().board().rotated(position.rotation()).picture();
+        let mut rows: Vec<Vec<char>> = picture.lines().map(|row| row.chars().collect()).collect();
+        for point in Point::ALL {
+            if let Some((side, pod)) = position.pod_at(point) {
+                let (row, column) = ((5 - point.rank()) as usize * 2, point.file() as usize * 2);
+                if let Some(cell) = rows.get_mut(row).and_then(|cells| cells.get_mut(column)) {
+                    *cell = pod.letter(side);
+                }
+            }
+        }
+        let mut lines: Vec<String> = rows.into_iter().map(|cells| cells.into_iter().collect()).collect();
+        lines.push(format!("fen {position}"));
+        lines.push(format!("turn {}", position.side_to_move().name()));
+        if let Some(outcome) = self.game.outcome() {
+            lines.push(format!("game over: {outcome}"));
+        }
+        lines
+    }
+
+    fn evaluation(&self) -> String {
+        let position = self.game.position();
+        if let Some(outcome) = self.game.outcome() {
+            return format!("eval none: game over, {outcome}");
+        }
+        let terms = self.search_game().evaluate_terms(position);
+        format!("eval {} to move: {terms}", position.side_to_move().name())
+    }
+
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report<String>),
+    ) -> SearchResult<String> {
+        let history = self.game.history();
+        let before_root = &history[..history.len().saturating_sub(1)];
+        search_and_report(&self.search_game(), self.game.position(), before_root, searcher, limits, stop, report)
+    }
+}

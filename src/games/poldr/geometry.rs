@@ -1,0 +1,100 @@
+//! Lines of a board of a given size, computed once per size: for every two
+//! cells, the cells strictly between them when they are aligned.
+
+use std::sync::OnceLock;
+
+use super::types::{CELLS, Cell, Cells, MAX_SIZE, MIN_SIZE};
+
+pub struct Geometry {
+    pub size: u8,
+    /// Every cell of the board.
+    pub board: Cells,
+    /// `between[a * CELLS + b]`: the interval of `a` and `b`, empty when they
+    /// are not aligned (adjacent cells are not).
+    between: Vec<Cells>,
+    /// `aligned[a]`: every cell aligned with `a`.
+    aligned: [Cells; CELLS],
+}
+
+/// The eight directions: along ranks, files and both diagonals.
+const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+impl Geometry {
+    /// The tables of a board of `size` (4 to 9), built on first use.
+    pub fn of(size: u8) -> &'static Geometry {
+        static TABLES: [OnceLock<Geometry>; (MAX_SIZE - MIN_SIZE + 1) as usize] =
+            [const { OnceLock::new() }; (MAX_SIZE - MIN_SIZE + 1) as usize];
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "board size {size} out of range");
+        TABLES[(size - MIN_SIZE) as usize].get_or_init(|| Geometry::new(size))
+    }
+
+    fn new(size: u8) -> Geometry {
+        let mut geometry =
+            Geometry { size, board: Cells::EMPTY, between: vec![Cells::EMPTY; CELLS * CELLS], aligned: [Cells::EMPTY; CELLS] };
+        let on_board = |file: i8, rank: i8| {
+            (0..size as i8).contains(&file) && (0..size as i8).contains(&rank)
+        };
+        for rank in 0..size {
+            for file in 0..size {
+                let from = Cell::new(file, rank).expect("on the board");
+                geometry.board |= from.bit();
+                for (df, dr) in DIRECTIONS {
+                    let mut passed = Cells::EMPTY;
+                    let (mut f, mut r) = (file as i8 + df, rank as i8 + dr);
+                    while on_board(f, r) {
+                        let to = Cell::new(f as u8, r as u8).expect("on the board");
+                        if !passed.is_empty() {
+                            geometry.between[from.index() * CELLS + to.index()] = passed;
+                            geometry.aligned[from.index()] |= to.bit();
+                        }
+                        passed |= to.bit();
+                        f += df;
+                        r += dr;
+                    }
+                }
+            }
+        }
+        geometry
+    }
+
+    #[inline]
+    pub fn between(&self, a: Cell, b: Cell) -> Cells {
+        self.between[a.index() * CELLS + b.index()]
+    }
+
+    #[inline]
+    pub fn aligned(&self, cell: Cell) -> Cells {
+        self.aligned[cell.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(text: &str) -> Cell {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn intervals_hold_the_cells_strictly_between() {
+        let geometry = Geometry::of(5);
+        assert_eq!(geometry.between(cell("a1"), cell("e5")), cell("b2").bit() | cell("c3").bit() | cell("d4").bit());
+        assert_eq!(geometry.between(cell("c1"), cell("c3")), cell("c2").bit());
+        assert_eq!(geometry.between(cell("c3"), cell("c1")), cell("c2").bit());
+        // Neighbours and knight jumps are not aligned.
+        assert!(geometry.between(cell("c3"), cell("c4")).is_empty());
+        assert!(geometry.between(cell("a1"), cell("b3")).is_empty());
+        assert!(!geometry.aligned(cell("a1")).contains(cell("b2")));
+        assert!(geometry.aligned(cell("a1")).contains(cell("c3")));
+    }
+
+    #[test]
+    fn corners_see_three_lines_of_the_board() {
+        // From a corner of a 5x5 board: 3 cells along the rank, 3 along the
+        // file, 3 along the diagonal (the neighbour on each is too close).
+        assert_eq!(Geometry::of(5).aligned(cell("a1")).count(), 9);
+        assert_eq!(Geometry::of(9).aligned(cell("a1")).count(), 21);
+        assert!(!Geometry::of(4).board.contains(cell("e1")));
+    }
+}

@@ -1,0 +1,21 @@
+//! POLD.R (Guilain Dorsimont, 2015) for 2 or 3 players: cells and
+//! intervals, positions, move generation, notation, hashing, perft, the
+//! evaluation and the adapter to the search. Pure: no I/O.
+
+mod geometry;
+mod moves;
+mod perft;
+mod position;
+mod search;
+mod session;
+mod types;
+mod zobrist;
+
+pub use geometry::Geometry;
+pub use moves::{Illegal, Move, MoveParseError};
+pub use perft::{divide, perft};
+pub use position::{Outcome, Position, PositionError, SetupError, WinReason};
+pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
+pub use session::PoldrSession;
+pub use types::{CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError};
+pub use zobrist::Piece;

@@ -1,0 +1,843 @@
+//! A POLD.R position: pawn, markers, bricks, reserves, phase, ply and the
+//! plies of the last reserve changes. The only type that changes a position;
+//! it keeps its Zobrist key in step.
+
+use std::fmt;
+
+use super::geometry::Geometry;
+use super::moves::{Illegal, Move};
+use super::types::{Cell, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat};
+use super::zobrist::{Piece, ZobristKeys};
+
+/// How a finished game was won. There is no draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Seat,
+    pub reason: WinReason,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    /// The winner placed their last brick.
+    LastBrick,
+    /// Nobody can clear: the winner has the most bricks in reserve.
+    MostBricks,
+    /// Nobody can clear and the best reserves are tied: the winner's last
+    /// reserve change came first.
+    TieBreak,
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.reason {
+            WinReason::LastBrick => "placed the last brick",
+            WinReason::MostBricks => "most bricks in reserve",
+            WinReason::TieBreak => "tied reserve, reached first",
+        };
+        write!(f, "{} wins ({why})", self.winner.name())
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Position {
+    size: u8,
+    players: u8,
+    pawn: Option<Cell>,
+    markers: [Option<Cell>; MAX_PLAYERS],
+    bricks: [Cells; MAX_PLAYERS],
+    reserves: [u8; MAX_PLAYERS],
+    phase: Phase,
+    ply: u32,
+    /// Per seat, the ply right after its last turn that changed its reserve.
+    changed: [Option<u32>; MAX_PLAYERS],
+    hash: u64,
+}
+
+/// What is wrong with the settings of a new game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    Size(u8),
+    Players(u8),
+    Bricks(u8),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Size(size) => write!(f, "board size {size} is not from {MIN_SIZE} to {MAX_SIZE}"),
+            SetupError::Players(players) => write!(f, "{players} players: POLD.R is for 2 or 3"),
+            SetupError::Bricks(bricks) => write!(f, "{bricks} bricks: each player has 1 to {MAX_BRICKS}"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+impl Position {
+    /// The empty board with every reserve full, Blue to move.
+    pub fn start(size: u8, players: u8, bricks: u8) -> Result<Position, SetupError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(SetupError::Size(size));
+        }
+        if !(2..=MAX_PLAYERS as u8).contains(&players) {
+            return Err(SetupError::Players(players));
+        }
+        if !(1..=MAX_BRICKS).contains(&bricks) {
+            return Err(SetupError::Bricks(bricks));
+        }
+        let mut reserves = [0; MAX_PLAYERS];
+        reserves[..players as usize].fill(bricks);
+        let mut position = Position {
+            size,
+            players,
+            pawn: None,
+            markers: [None; MAX_PLAYERS],
+            bricks: [Cells::EMPTY; MAX_PLAYERS],
+            reserves,
+            phase: Phase::Building,
+            ply: 0,
+            changed: [None; MAX_PLAYERS],
+            hash: 0,
+        };
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+
+    pub fn size(&self) -> u8 {
+        self.size
+    }
+
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+
+    /// The seats of this game, in turn order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<> {
+        Seat::ALL.into_iter().take(self.players as usize)
+    }
+
+    pub fn mover(&self) -> Seat {
+        Seat::from_index((self.ply % self.players as u32) as usize).expect("a seat of the game")
+    }
+
+    pub fn pawn(&self) -> Option<Cell> {
+        self.pawn
+    }
+
+    pub fn marker(&self, seat: Seat) -> Option<Cell> {
+        self.markers[seat.index()]
+    }
+
+    pub fn bricks(&self, seat: Seat) -> Cells {
+        self.bricks[seat.index()]
+    }
+
+    pub fn reserve(&self, seat: Seat) -> u8 {
+        self.reserves[seat.index()]
+    }
+
+    /// As written in the position line: clearing from the first clearing turn or pass on.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    pub fn last_change(&self, seat: Seat) -> Option<u32> {
+        self.changed[seat.index()]
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn geometry(&self) -> &'static Geometry {
+        Geometry::of(self.size)
+    }
+
+    /// Every cell holding a piece.
+    pub fn occupied(&self) -> Cells {
+        let mut occupied = self.bricks[0] | self.bricks[1] | self.bricks[2];
+        for cell in self.pawn.iter().chain(self.markers.iter().flatten()) {
+            occupied |= cell.bit();
+        }
+        occupied
+    }
+
+    pub fn empty(&self) -> Cells {
+        self.geometry().board & !self.occupied()
+    }
+
+    /// The piece standing on `cell`, if any.
+    pub fn piece_at(&self, cell: Cell) -> Option<Piece> {
+        if self.pawn == Some(cell) {
+            return Some(Piece::Pawn);
+        }
+        (0..MAX_PLAYERS).find_map(|seat| {
+            if self.markers[seat] == Some(cell) {
+                Some(Piece::Marker(seat))
+            } else {
+                self.bricks[seat].contains(cell).then_some(Piece::Brick(seat))
+            }
+        })
+    }
+
+    /// The player who has just placed their last brick, if any.
+    fn emptied_reserve(&self) -> Option<Seat> {
+        self.seats().find(|&seat| self.reserves[seat.index()] == 0)
+    }
+
+    /// Calls `visit` with every building turn of the mover; returns whether there was any.
+    fn for_each_building_move(&self, visit: &mut impl FnMut(Move)) -> bool {
+        let geometry = self.geometry();
+        let seat = self.mover().index();
+        let reserve = self.reserves[seat] as u32;
+        let empty = geometry.board & !self.occupied();
+        let fits = |interval: Cells, free: Cells| (1..=reserve).contains(&(interval & free).count());
+        let mut any = false;
+        let mut found = |mv| {
+            any = true;
+            visit(mv);
+        };
+        match (self.pawn, self.markers[seat]) {
+            (None, _) => {
+                for pawn in empty {
+                    for marker in geometry.aligned(pawn) & empty {
+                        if fits(geometry.between(pawn, marker), empty) {
+                            found(Move::Opening { pawn, marker });
+                        }
+                    }
+                }
+            }
+            (Some(pawn), None) => {
+                for marker in geometry.aligned(pawn) & empty {
+                    if fits(geometry.between(pawn, marker), empty) {
+                        found(Move::Marker(marker));
+                    }
+                }
+            }
+            (Some(pawn), Some(marker)) => {
+                // A lifted piece leaves its cell empty, maybe inside the new interval.
+                for to in geometry.aligned(pawn) & empty {
+                    if fits(geometry.between(pawn, to), empty | marker.bit()) {
+                        found(Move::Marker(to));
+                    }
+                }
+                for to in geometry.aligned(marker) & empty {
+                    if fits(geometry.between(to, marker), empty | pawn.bit()) {
+                        found(Move::Pawn(to));
+                    }
+                }
+            }
+        }
+        any
+    }
+
+    /// Calls `visit` with every clearing turn of `seat`; stops early and
+    /// returns true as soon as `visit` does.
+    fn for_each_clearing_move(&self, seat: Seat, mut visit: impl FnMut(Move) -> bool) -> bool {
+        let (Some(pawn), Some(marker)) = (self.pawn, self.markers[seat.index()]) else {
+            return false;
+        };
+        let own = self.bricks[seat.index()];
+        if own.is_empty() {
+            return false;
+        }
+        let geometry = self.geometry();
+        let empty = geometry.board & !self.occupied();
+        for to in geometry.aligned(pawn) & empty {
+            if !(geometry.between(pawn, to) & own).is_empty() && visit(Move::Marker(to)) {
+                return true;
+            }
+        }
+        for to in geometry.aligned(marker) & empty {
+            if !(geometry.between(to, marker) & own).is_empty() && visit(Move::Pawn(to)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether `seat` has a clearing turn here.
+    pub fn can_clear(&self, seat: Seat) -> bool {
+        self.for_each_clearing_move(seat, |_| true)
+    }
+
+    /// Whether the mover, in the building phase, has no building turn left.
+    pub fn is_blocked(&self) -> bool {
+        self.phase == Phase::Building && !self.for_each_building_move(&mut |_| {})
+    }
+
+    /// Calls `visit` with every legal move; none once the game is over.
+    pub fn for_each_move(&self, mut visit: impl FnMut(Move)) {
+        if self.emptied_reserve().is_some() {
+            return;
+        }
+        if self.phase == Phase::Building && self.for_each_building_move(&mut visit) {
+            return;
+        }
+        let mover = self.mover();
+        let mut can_clear = false;
+        self.for_each_clearing_move(mover, |mv| {
+            can_clear = true;
+            visit(mv);
+            false
+        });
+        if !can_clear && self.seats().any(|seat| seat != mover && self.can_clear(seat)) {
+            visit(Move::Pass);
+        }
+    }
+
+    pub fn generate_moves(&self, moves: &mut Vec<Move>) {
+        self.for_each_move(|mv| moves.push(mv));
+    }
+
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.generate_moves(&mut moves);
+        moves
+    }
+
+    pub fn count_moves(&self) -> u64 {
+        let mut count = 0;
+        self.for_each_move(|_| count += 1);
+        count
+    }
+
+    /// Whether the game is over: a reserve emptied, or nobody can move (cheaper than generating).
+    pub fn is_over(&self) -> bool {
+        if self.emptied_reserve().is_some() {
+            return true;
+        }
+        if self.phase == Phase::Building && self.for_each_building_move(&mut |_| {}) {
+            return false;
+        }
+        !self.seats().any(|seat| self.can_clear(seat))
+    }
+
+    pub fn has_moves(&self) -> bool {
+        !self.is_over()
+    }
+
+    /// The result once the game is over, `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(winner) = self.emptied_reserve() {
+            return Some(Outcome { winner, reason: WinReason::LastBrick });
+        }
+        if self.has_moves() {
+            return None;
+        }
+        Some(self.scored_outcome())
+    }
+
+    /// Who wins if the game ends here with nobody able to clear: the most
+    /// bricks in reserve, then the earliest last change (none counts as ply
+    /// 0), then the earlier seat.
+    pub fn scored_outcome(&self) -> Outcome {
+        if let Some(winner) = self.emptied_reserve() {
+            return Outcome { winner, reason: WinReason::LastBrick };
+        }
+        let best = self.seats().map(|seat| self.reserves[seat.index()]).max().expect("players");
+        let tied: Vec<Seat> = self.seats().filter(|&seat| self.reserves[seat.index()] == best).collect();
+        let winner =
+            *tied.iter().min_by_key(|&&seat| (self.changed[seat.index()].unwrap_or(0), seat)).expect("a best seat");
+        let reason = if tied.len() == 1 { WinReason::MostBricks } else { WinReason::TieBreak };
+        Outcome { winner, reason }
+    }
+
+    /// Why `mv` cannot be played here, or `Ok` if it can.
+    pub fn check(&self, mv: Move) -> Result<(), Illegal> {
+        if self.emptied_reserve().is_some() || !self.has_moves() {
+            return Err(Illegal::GameOver);
+        }
+        let mut legal = false;
+        self.for_each_move(|candidate| legal |= candidate == mv);
+        if legal {
+            return Ok(());
+        }
+        Err(self.diagnose(mv))
+    }
+
+    /// The reason an illegal move is illegal, for people.
+    fn diagnose(&self, mv: Move) -> Illegal {
+        let geometry = self.geometry();
+        let seat = self.mover().index();
+        let cells: Vec<Cell> = match mv {
+            Move::Opening { pawn, marker } => vec![pawn, marker],
+            Move::Pawn(cell) | Move::Marker(cell) => vec![cell],
+            Move::Pass => vec![],
+        };
+        if let Some(&off) = cells.iter().find(|cell| !cell.is_on(self.size)) {
+            return Illegal::OffBoard(off);
+        }
+        if let Some(&taken) = cells.iter().find(|&&cell| self.occupied().contains(cell)) {
+            return Illegal::Occupied(taken);
+        }
+        let (pawn, marker) = match (mv, self.pawn, self.markers[seat]) {
+            (Move::Pass, ..) => return Illegal::CannotPass,
+            (Move::Opening { .. }, Some(_), _) => return Illegal::NotTheOpening,
+            (Move::Opening { pawn, marker }, None, _) => (pawn, marker),
+            (_, None, _) => return Illegal::OpeningExpected,
+            (Move::Pawn(_), Some(_), None) => return Illegal::MarkerFirst,
+            (Move::Marker(to), Some(pawn), _) => (pawn, to),
+            (Move::Pawn(to), Some(_), Some(marker)) => (to, marker),
+        };
+        let interval = geometry.between(pawn, marker);
+        if interval.is_empty() {
+            return Illegal::NotAligned;
+        }
+        if self.phase == Phase::Building && !self.is_blocked() {
+            let lifted = match mv {
+                Move::Pawn(_) => self.pawn,
+                Move::Marker(_) => self.markers[seat],
+                _ => None,
+            };
+            let free = self.empty() | lifted.map_or(Cells::EMPTY, Cell::bit);
+            let needed = (interval & free).count();
+            return if needed == 0 {
+                Illegal::NothingToFill
+            } else {
+                Illegal::TooFewBricks { needed, reserve: self.reserves[seat] }
+            };
+        }
+        Illegal::NothingToClear
+    }
+
+    /// Plays `mv` after checking it; the position is unchanged on error.
+    pub fn try_play(&mut self, mv: Move) -> Result<(), Illegal> {
+        self.check(mv)?;
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays `mv`, which the caller guarantees is legal (from move generation
+    /// or `check`): the fast path of search and perft.
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let keys = ZobristKeys::get();
+        let seat = self.mover().index();
+        let geometry = self.geometry();
+        let interval = match mv {
+            Move::Pass => {
+                self.set_phase(Phase::Clearing, keys);
+                Cells::EMPTY
+            }
+            Move::Opening { pawn, marker } => {
+                self.place(Piece::Pawn, pawn, keys);
+                self.place(Piece::Marker(seat), marker, keys);
+                geometry.between(pawn, marker)
+            }
+            Move::Pawn(to) => {
+                let from = self.pawn.expect("a pawn to move");
+                self.hash ^= keys.piece(Piece::Pawn, from.index());
+                self.place(Piece::Pawn, to, keys);
+                geometry.between(to, self.markers[seat].expect("the mover's marker"))
+            }
+            Move::Marker(to) => {
+                if let Some(from) = self.markers[seat] {
+                    self.hash ^= keys.piece(Piece::Marker(seat), from.index());
+                }
+                self.place(Piece::Marker(seat), to, keys);
+                geometry.between(self.pawn.expect("a pawn"), to)
+            }
+        };
+        if mv != Move::Pass {
+            let to_fill = interval & geometry.board & !self.occupied();
+            let reserve = self.reserves[seat];
+            // A legal move builds exactly when it can: otherwise it clears.
+            let builds = self.phase == Phase::Building && (1..=reserve as u32).contains(&to_fill.count());
+            let (changed_cells, new_reserve) = if builds {
+                self.bricks[seat] |= to_fill;
+                (to_fill, reserve - to_fill.count() as u8)
+            } else {
+                self.set_phase(Phase::Clearing, keys);
+                let own = interval & self.bricks[seat];
+                self.bricks[seat] &= !own;
+                (own, reserve + own.count() as u8)
+            };
+            for cell in changed_cells {
+                self.hash ^= keys.piece(Piece::Brick(seat), cell.index());
+            }
+            self.hash ^= keys.reserve(seat, reserve) ^ keys.reserve(seat, new_reserve);
+            self.reserves[seat] = new_reserve;
+            self.hash ^= keys.change_order[self.change_order()];
+            self.changed[seat] = Some(self.ply + 1);
+            self.hash ^= keys.change_order[self.change_order()];
+        }
+        let next = (seat + 1) % self.players as usize;
+        self.hash ^= keys.mover[seat] ^ keys.mover[next];
+        self.ply += 1;
+        debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash drifted after {mv}");
+    }
+
+    /// Sets a piece on `cell` (its old cell, for a moved piece, is already unhashed).
+    fn place(&mut self, piece: Piece, cell: Cell, keys: &ZobristKeys) {
+        match piece {
+            Piece::Pawn => self.pawn = Some(cell),
+            Piece::Marker(seat) => self.markers[seat] = Some(cell),
+            Piece::Brick(seat) => self.bricks[seat] |= cell.bit(),
+        }
+        self.hash ^= keys.piece(piece, cell.index());
+    }
+
+    fn set_phase(&mut self, phase: Phase, keys: &ZobristKeys) {
+        if self.phase != phase {
+            self.hash ^= keys.clearing;
+            self.phase = phase;
+        }
+    }
+
+    /// The seats ordered by last reserve change (tie-break order), coded as
+    /// one number: all the future needs of the `changed` plies.
+    fn change_order(&self) -> usize {
+        let mut seats = Seat::ALL;
+        let seats = &mut seats[..self.players as usize];
+        seats.sort_unstable_by_key(|&seat| (self.changed[seat.index()].unwrap_or(0), seat));
+        seats.iter().fold(0, |code, seat| code * MAX_PLAYERS + seat.index())
+    }
+
+    /// The Zobrist key computed from scratch; `hash()` must always equal it.
+    pub fn compute_hash(&self) -> u64 {
+        let keys = ZobristKeys::get();
+        let mut hash = keys.size[self.size as usize]
+            ^ keys.players[self.players as usize]
+            ^ keys.mover[self.mover().index()]
+            ^ keys.change_order[self.change_order()];
+        if self.phase == Phase::Clearing {
+            hash ^= keys.clearing;
+        }
+        for cell in self.geometry().board {
+            if let Some(piece) = self.piece_at(cell) {
+                hash ^= keys.piece(piece, cell.index());
+            }
+        }
+        for seat in self.seats() {
+            hash ^= keys.reserve(seat.index(), self.reserves[seat.index()]);
+        }
+        hash
+    }
+}
+
+/// What is wrong with a position line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    FieldCount { found: usize },
+    Spacing,
+    RankCount { ranks: usize },
+    RankLength { rank: u8, cells: usize, size: u8 },
+    BadBoardChar { rank: u8, found: char },
+    SecondPawn,
+    SecondMarker(Seat),
+    NoSuchSeat { found: char, players: usize },
+    BadSide(String),
+    BadReserves(String),
+    ReserveCount { found: usize },
+    ReserveTooLarge { seat: Seat, reserve: u32 },
+    BadPhase(String),
+    BadPly(String),
+    BadChanged(String),
+    ChangedCount { found: usize, players: usize },
+    WrongSide { expected: Seat, found: Seat },
+    MarkerWithoutChange(Seat),
+    ChangeWithoutMarker(Seat),
+    BricksWithoutMarker(Seat),
+    ChangeOutOfRange { seat: Seat, ply: u32 },
+    ChangeNotOnOwnTurn { seat: Seat, ply: u32 },
+    SameChangePly(u32),
+    MarkerMissing(Seat),
+    StartNotEmpty,
+    NoPawn,
+    EmptyReserve(Seat),
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid position: ")?;
+        match self {
+            PositionError::FieldCount { found } => write!(
+                f,
+                "expected 6 fields (board side reserves phase ply changed), found {found}: the start is 5/5/5/5/5 b 16,16 1 0 -,-"
+            ),
+            PositionError::Spacing => f.write_str("fields must be separated by single spaces"),
+            PositionError::RankCount { ranks } => {
+                write!(f, "board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")
+            }
+            PositionError::RankLength { rank, cells, size } => {
+                write!(f, "board rank {rank} describes {cells} cells, not {size}")
+            }
+            PositionError::BadBoardChar { rank, found } => write!(
+                f,
+                "board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
+            ),
+            PositionError::SecondPawn => f.write_str("board: more than one pawn"),
+            PositionError::SecondMarker(seat) => write!(f, "board: more than one {} marker", seat.name()),
+            PositionError::NoSuchSeat { found, players } => {
+                write!(f, "board: '{found}' belongs to a seat beyond the {players} players")
+            }
+            PositionError::BadSide(text) => write!(f, "side: '{text}' is not b, y or r"),
+            PositionError::BadReserves(text) => {
+                write!(f, "reserves: '{text}' is not 2 or 3 whole numbers separated by ','")
+            }
+            PositionError::ReserveCount { found } => {
+                write!(f, "reserves: {found} numbers, but POLD.R is for 2 or 3 players")
+            }
+            PositionError::ReserveTooLarge { seat, reserve } => {
+                write!(f, "reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", seat.name())
+            }
+            PositionError::BadPhase(text) => write!(f, "phase: '{text}' is not 1 or 2"),
+            PositionError::BadPly(text) => write!(f, "ply: '{text}' is not a whole number"),
+            PositionError::BadChanged(text) => {
+                write!(f, "changed: '{text}' is not a ply or '-' per player, separated by ','")
+            }
+            PositionError::ChangedCount { found, players } => {
+                write!(f, "changed: {found} entries for {players} players")
+            }
+            PositionError::WrongSide { expected, found } => {
+                write!(f, "side: {} is to move at this ply, not {}", expected.name(), found.name())
+            }
+            PositionError::MarkerWithoutChange(seat) => {
+                write!(f, "{} has a marker on the board but no reserve change in 'changed'", seat.name())
+            }
+            PositionError::ChangeWithoutMarker(seat) => {
+                write!(f, "{} has a reserve change in 'changed' but no marker on the board", seat.name())
+            }
+            PositionError::BricksWithoutMarker(seat) => {
+                write!(f, "{} has bricks on the board but no marker", seat.name())
+            }
+            PositionError::ChangeOutOfRange { seat, ply } => {
+                write!(f, "changed: {}'s ply {ply} is not from 1 to the position's ply", seat.name())
+            }
+            PositionError::ChangeNotOnOwnTurn { seat, ply } => {
+                write!(f, "changed: ply {ply} does not follow a turn of {}", seat.name())
+            }
+            PositionError::SameChangePly(ply) => write!(f, "changed: two players at the same ply {ply}"),
+            PositionError::MarkerMissing(seat) => {
+                write!(f, "{} has had a turn in the building phase but has no marker on the board", seat.name())
+            }
+            PositionError::StartNotEmpty => {
+                f.write_str("at ply 0 the board is empty, the phase is 1 and no reserve has changed")
+            }
+            PositionError::NoPawn => f.write_str("after ply 0 the pawn is on the board"),
+            PositionError::EmptyReserve(seat) => write!(
+                f,
+                "{} has an empty reserve: only the player who just moved may, in the building phase",
+                seat.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Digits only (`+5` and `-0` are not numbers here); leading zeros are read.
+fn whole_number(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+impl std::str::FromStr for Position {
+    type Err = PositionError;
+
+    /// Reads a position line and checks every rule of validity.
+    fn from_str(text: &str) -> Result<Position, PositionError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.iter().any(|field| field.is_empty()) || text.contains(|c: char| c.is_whitespace() && c != ' ') {
+            let words = text.split_whitespace().count();
+            return Err(if words == 6 {
+                PositionError::Spacing
+            } else {
+                PositionError::FieldCount { found: words }
+            });
+        }
+        if fields.len() != 6 {
+            return Err(PositionError::FieldCount { found: fields.len() });
+        }
+        let reserves_text: Vec<&str> = fields[2].split(',').collect();
+        if !(2..=MAX_PLAYERS).contains(&reserves_text.len()) {
+            if reserves_text.iter().all(|text| whole_number(text).is_some()) {
+                return Err(PositionError::ReserveCount { found: reserves_text.len() });
+            }
+            return Err(PositionError::BadReserves(fields[2].to_string()));
+        }
+        let players = reserves_text.len();
+        let mut reserves = [0u8; MAX_PLAYERS];
+        for (seat, text) in Seat::ALL.into_iter().zip(&reserves_text) {
+            let reserve = whole_number(text).ok_or_else(|| PositionError::BadReserves(fields[2].to_string()))?;
+            if reserve > MAX_BRICKS as u32 {
+                return Err(PositionError::ReserveTooLarge { seat, reserve });
+            }
+            reserves[seat.index()] = reserve as u8;
+        }
+
+        let mut position = Position {
+            size: 0,
+            players: players as u8,
+            pawn: None,
+            markers: [None; MAX_PLAYERS],
+            bricks: [Cells::EMPTY; MAX_PLAYERS],
+            reserves,
+            phase: Phase::Building,
+            ply: 0,
+            changed: [None; MAX_PLAYERS],
+            hash: 0,
+        };
+        let ranks: Vec<&str> = fields[0].split('/').collect();
+        if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&ranks.len()) {
+            return Err(PositionError::RankCount { ranks: ranks.len() });
+        }
+        let size = ranks.len() as u8;
+        position.size = size;
+        for (row, rank_text) in ranks.iter().enumerate() {
+            let rank = size - 1 - row as u8;
+            let mut file = 0usize;
+            for found in rank_text.chars() {
+                if let Some(run) = found.to_digit(10).filter(|&run| run >= 1) {
+                    file += run as usize;
+                    continue;
+                }
+                let piece = match found {
+                    'P' => Piece::Pawn,
+                    'B' | 'Y' | 'R' => Piece::Marker("BYR".find(found).expect("a marker letter")),
+                    'b' | 'y' | 'r' => Piece::Brick("byr".find(found).expect("a brick letter")),
+                    _ => return Err(PositionError::BadBoardChar { rank: rank + 1, found }),
+                };
+                let cell = Cell::new(file.min(MAX_SIZE as usize - 1) as u8, rank).filter(|_| file < size as usize);
+                file += 1;
+                let Some(cell) = cell else { continue };
+                match piece {
+                    Piece::Pawn if position.pawn.is_some() => return Err(PositionError::SecondPawn),
+                    Piece::Marker(seat) | Piece::Brick(seat) if seat >= players => {
+                        return Err(PositionError::NoSuchSeat { found, players });
+                    }
+                    Piece::Marker(seat) if position.markers[seat].is_some() => {
+                        return Err(PositionError::SecondMarker(Seat::ALL[seat]));
+                    }
+                    Piece::Pawn => position.pawn = Some(cell),
+                    Piece::Marker(seat) => position.markers[seat] = Some(cell),
+                    Piece::Brick(seat) => position.bricks[seat] |= cell.bit(),
+                }
+            }
+            if file != size as usize {
+                return Err(PositionError::RankLength { rank: rank + 1, cells: file, size });
+            }
+        }
+
+        let side: Seat = fields[1].parse().map_err(|_| PositionError::BadSide(fields[1].to_string()))?;
+        if side.index() >= players {
+            return Err(PositionError::BadSide(fields[1].to_string()));
+        }
+        position.phase = match fields[3] {
+            "1" => Phase::Building,
+            "2" => Phase::Clearing,
+            other => return Err(PositionError::BadPhase(other.to_string())),
+        };
+        position.ply = whole_number(fields[4]).ok_or_else(|| PositionError::BadPly(fields[4].to_string()))?;
+        let changed_text: Vec<&str> = fields[5].split(',').collect();
+        if changed_text.len() != players {
+            if changed_text.iter().all(|text| *text == "-" || whole_number(text).is_some()) {
+                return Err(PositionError::ChangedCount { found: changed_text.len(), players });
+            }
+            return Err(PositionError::BadChanged(fields[5].to_string()));
+        }
+        for (seat, text) in changed_text.iter().enumerate() {
+            position.changed[seat] = match *text {
+                "-" => None,
+                number => Some(whole_number(number).ok_or_else(|| PositionError::BadChanged(fields[5].to_string()))?),
+            };
+        }
+        position.validate(side)?;
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+}
+
+impl Position {
+    /// The validity rules that tie the fields together.
+    fn validate(&self, side: Seat) -> Result<(), PositionError> {
+        let players = self.players as u32;
+        let expected = self.mover();
+        if side != expected {
+            return Err(PositionError::WrongSide { expected, found: side });
+        }
+        for seat in self.seats() {
+            let index = seat.index();
+            match (self.markers[index], self.changed[index]) {
+                (Some(_), None) => return Err(PositionError::MarkerWithoutChange(seat)),
+                (None, Some(_)) => return Err(PositionError::ChangeWithoutMarker(seat)),
+                (None, None) if !self.bricks[index].is_empty() => return Err(PositionError::BricksWithoutMarker(seat)),
+                _ => {}
+            }
+            if let Some(ply) = self.changed[index] {
+                if !(1..=self.ply).contains(&ply) {
+                    return Err(PositionError::ChangeOutOfRange { seat, ply });
+                }
+                if ply % players != (index as u32 + 1) % players {
+                    return Err(PositionError::ChangeNotOnOwnTurn { seat, ply });
+                }
+                if self.seats().any(|other| other < seat && self.changed[other.index()] == Some(ply)) {
+                    return Err(PositionError::SameChangePly(ply));
+                }
+            }
+            if self.phase == Phase::Building && (index as u32) < self.ply && self.markers[index].is_none() {
+                return Err(PositionError::MarkerMissing(seat));
+            }
+        }
+        if self.ply == 0 {
+            if !self.occupied().is_empty() || self.phase != Phase::Building {
+                return Err(PositionError::StartNotEmpty);
+            }
+        } else if self.pawn.is_none() {
+            return Err(PositionError::NoPawn);
+        }
+        let last_mover = (self.ply + players - 1) % players;
+        for seat in self.seats() {
+            let may_be_empty = self.phase == Phase::Building && self.ply > 0 && seat.index() as u32 == last_mover;
+            if self.reserves[seat.index()] == 0 && !may_be_empty {
+                return Err(PositionError::EmptyReserve(seat));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The position line of the rules: board, side, reserves, phase, ply, changed.
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..self.size).rev() {
+            let mut run = 0;
+            for file in 0..self.size {
+                let cell = Cell::new(file, rank).expect("on the board");
+                let Some(piece) = self.piece_at(cell) else {
+                    run += 1;
+                    continue;
+                };
+                if run > 0 {
+                    write!(f, "{run}")?;
+                    run = 0;
+                }
+                let letter = match piece {
+                    Piece::Pawn => 'P',
+                    Piece::Marker(seat) => Seat::ALL[seat].marker_letter(),
+                    Piece::Brick(seat) => Seat::ALL[seat].brick_letter(),
+                };
+                write!(f, "{letter}")?;
+            }
+            if run > 0 {
+                write!(f, "{run}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        write!(f, " {} ", self.mover())?;
+        let reserves: Vec<String> = self.seats().map(|seat| self.reserves[seat.index()].to_string()).collect();
+        let changed: Vec<String> = self
+            .seats()
+            .map(|seat| self.changed[seat.index()].map_or("-".to_string(), |ply| ply.to_string()))
+            .collect();
+        write!(f, "{} {} {} {}", reserves.join(","), self.phase, self.ply, changed.join(","))
+    }
+}

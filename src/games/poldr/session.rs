@@ -1,0 +1,162 @@
+//! POLD.R behind the `Session` interface: a game record seen through text.
+
+use std::sync::atomic::AtomicBool;
+
+use super::moves::Move;
+use super::perft::{divide, perft};
+use super::position::{Outcome, Position};
+use super::search::PoldrGame;
+use super::types::{Cell, Seat};
+use super::zobrist::Piece;
+use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
+use crate::search::{Limits, Report, SearchResult, Searcher};
+
+#[derive(Clone)]
+pub struct PoldrSession {
+    position: Position,
+    moves: Vec<Move>,
+    /// The seat that tried an illegal move, which loses the game.
+    forfeited_by: Option<Seat>,
+}
+
+impl PoldrSession {
+    pub fn new(start: Position) -> PoldrSession {
+        PoldrSession { position: start, moves: Vec::new(), forfeited_by: None }
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The result: the rules' own, or a forfeit. The seat that forfeits loses;
+    /// of the others, the one the rules' scoring puts first wins.
+    pub fn outcome(&self) -> Option<(Seat, String)> {
+        if let Some(loser) = self.forfeited_by {
+            let winner = self
+                .position
+                .seats()
+                .filter(|&seat| seat != loser)
+                .min_by_key(|&seat| {
+                    let reserve = self.position.reserve(seat);
+                    (std::cmp::Reverse(reserve), self.position.last_change(seat).unwrap_or(0), seat)
+                })
+                .expect("another seat");
+            return Some((winner, format!("{} wins ({} played an illegal move)", winner.name(), loser.name())));
+        }
+        self.position.outcome().map(|Outcome { winner, reason }| (winner, Outcome { winner, reason }.to_string()))
+    }
+}
+
+impl Session for PoldrSession {
+    fn kind(&self) -> GameKind {
+        GameKind::Poldr
+    }
+
+    fn box_clone(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn position_line(&self) -> String {
+        self.position.to_string()
+    }
+
+    fn players(&self) -> usize {
+        self.position.players()
+    }
+
+    fn mover(&self) -> usize {
+        self.position.mover().index()
+    }
+
+    fn seat_name(&self, seat: usize) -> &'static str {
+        Seat::from_index(seat).map_or("?", Seat::name)
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.outcome().map(|(winner, description)| Ending { winner: Some(winner.index()), description })
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        if self.forfeited_by.is_some() {
+            return Vec::new();
+        }
+        self.position.legal_moves().iter().map(Move::to_string).collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), PlayError> {
+        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        if self.forfeited_by.is_some() {
+            return Err(PlayError::Illegal(Box::new(super::Illegal::GameOver)));
+        }
+        self.position.try_play(mv).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))?;
+        self.moves.push(mv);
+        Ok(())
+    }
+
+    fn forfeit(&mut self) {
+        if self.outcome().is_none() {
+            self.forfeited_by = Some(self.position.mover());
+        }
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        perft(&self.position, depth)
+    }
+
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        divide(&self.position, depth).into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    }
+
+    /// The grid from the top rank down with coordinates, then the position
+    /// line, the turn and each player's reserve.
+    fn picture(&self) -> Vec<String> {
+        let position = &self.position;
+        let size = position.size();
+        let mut lines = Vec::new();
+        for rank in (0..size).rev() {
+            let cells: Vec<String> = (0..size)
+                .map(|file| {
+                    let cell = Cell::new(file, rank).expect("on the board");
+                    match position.piece_at(cell) {
+                        None => '.',
+                        Some(Piece::Pawn) => 'P',
+                        Some(Piece::Marker(seat)) => Seat::ALL[seat].marker_letter(),
+                        Some(Piece::Brick(seat)) => Seat::ALL[seat].brick_letter(),
+                    }
+                    .to_string()
+                })
+                .collect();
+            lines.push(format!("{} {}", rank + 1, cells.join(" ")));
+        }
+        lines.push(format!("  {}", (0..size).map(|file| ((b'a' + file) as char).to_string()).collect::<Vec<_>>().join(" ")));
+        lines.push(format!("fen {position}"));
+        let phase = if position.phase().number() == 2 || position.is_blocked() { "clearing" } else { "building" };
+        lines.push(format!("turn {} (phase {phase}, ply {})", position.mover().name(), position.ply()));
+        let reserves: Vec<String> =
+            position.seats().map(|seat| format!("{} {}", seat.name(), position.reserve(seat))).collect();
+        lines.push(format!("reserves {}", reserves.join(", ")));
+        if let Some((_, description)) = self.outcome() {
+            lines.push(format!("game over: {description}"));
+        }
+        lines
+    }
+
+    fn evaluation(&self) -> String {
+        if let Some((_, description)) = self.outcome() {
+            return format!("eval none: game over, {description}");
+        }
+        let terms = PoldrGame::default().evaluate_terms(&self.position);
+        let mover = self.position.mover();
+        format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
+    }
+
+    fn search(
+        &self,
+        searcher: &mut Searcher,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Report<String>),
+    ) -> SearchResult<String> {
+        search_and_report(&PoldrGame::default(), &self.position, &[], searcher, limits, stop, report)
+    }
+}
