@@ -29,13 +29,45 @@ pub struct Board {
     links: [Bitboard; 8],
 }
 
-/// What is wrong with a board text, and where.
+/// What is wrong with a board text, and where. Rows and columns count from
+/// 1, top left, as a person reads the picture.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct BoardError(pub String);
+pub enum BoardError {
+    /// The text has `found` rows instead of 11.
+    WrongRowCount { found: usize },
+    /// Row `row` has `found` characters: more than 11 in the picture, other
+    /// than exactly 11 in the one-line form.
+    WrongRowLength { row: usize, found: usize },
+    /// Where the picture has the point `point`, `cell` stands instead of `o`.
+    NotAPoint { row: usize, column: usize, cell: char, point: Point },
+    /// Between two points of a rank, `cell` is neither `-` nor a blank.
+    BadHorizontalLine { row: usize, column: usize, cell: char },
+    /// Between two points of a file, `cell` is neither `|` nor a blank.
+    BadVerticalLine { row: usize, column: usize, cell: char },
+    /// In the middle of a square, `cell` is none of `\`, `/`, `X` or a blank.
+    BadDiagonalLine { row: usize, column: usize, cell: char },
+}
 
 impl fmt::Display for BoardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid board: {}", self.0)
+        f.write_str("invalid board: ")?;
+        let (row, column, cell) = match *self {
+            BoardError::WrongRowCount { found } => return write!(f, "expected 11 rows, found {found}"),
+            BoardError::WrongRowLength { row, found } => {
+                return write!(f, "row {row} has {found} characters, expected 11");
+            }
+            BoardError::NotAPoint { row, column, cell, .. }
+            | BoardError::BadHorizontalLine { row, column, cell }
+            | BoardError::BadVerticalLine { row, column, cell }
+            | BoardError::BadDiagonalLine { row, column, cell } => (row, column, cell),
+        };
+        write!(f, "row {row} column {column}: '{cell}' cannot stand there, expected ")?;
+        match self {
+            BoardError::NotAPoint { point, .. } => write!(f, "'o' (the point {point})"),
+            BoardError::BadHorizontalLine { .. } => f.write_str("'-' or a blank"),
+            BoardError::BadVerticalLine { .. } => f.write_str("'|' or a blank"),
+            _ => f.write_str("'\\', '/', 'X' or a blank"),
+        }
     }
 }
 
@@ -110,14 +142,14 @@ impl Board {
 
     fn from_rows(rows: &[&str], short_rows_allowed: bool) -> Result<Board, BoardError> {
         if rows.len() != PICTURE_SIDE {
-            return Err(BoardError(format!("expected 11 rows, found {}", rows.len())));
+            return Err(BoardError::WrongRowCount { found: rows.len() });
         }
         let mut board = Board::unconnected();
         for (row_index, row) in rows.iter().enumerate() {
             let cells: Vec<char> = row.chars().collect();
             let length_ok = if short_rows_allowed { cells.len() <= PICTURE_SIDE } else { cells.len() == PICTURE_SIDE };
             if !length_ok {
-                return Err(BoardError(format!("row {} has {} characters, expected 11", row_index + 1, cells.len())));
+                return Err(BoardError::WrongRowLength { row: row_index + 1, found: cells.len() });
             }
             for column in 0..PICTURE_SIDE {
                 let cell = cells.get(column).copied().unwrap_or(' ');
@@ -134,24 +166,17 @@ impl Board {
         let x = (column / 2) as i8;
         let y = 5 - (row / 2) as i8;
         let corner = Point::from_coords(x, y).expect("inside the picture");
-        let place = |expected: &str| {
-            BoardError(format!(
-                "row {} column {}: '{}' cannot stand there, expected {}",
-                row + 1,
-                column + 1,
-                cell,
-                expected
-            ))
-        };
+        // Errors count rows and columns from 1.
+        let (r, c) = (row + 1, column + 1);
         match (row % 2, column % 2) {
             (0, 0) if cell == 'o' => {}
-            (0, 0) => return Err(place(&format!("'o' (the point {corner})"))),
+            (0, 0) => return Err(BoardError::NotAPoint { row: r, column: c, cell, point: corner }),
             (0, 1) if cell == '-' => self.link(corner, Direction::E),
             (0, 1) if blank => {}
-            (0, 1) => return Err(place("'-' or a blank")),
+            (0, 1) => return Err(BoardError::BadHorizontalLine { row: r, column: c, cell }),
             (1, 0) if cell == '|' => self.link(corner, Direction::S),
             (1, 0) if blank => {}
-            (1, 0) => return Err(place("'|' or a blank")),
+            (1, 0) => return Err(BoardError::BadVerticalLine { row: r, column: c, cell }),
             _ => {
                 let lower_left = Point::from_coords(x, y - 1).expect("inside the picture");
                 match cell {
@@ -162,7 +187,7 @@ impl Board {
                         self.link(lower_left, Direction::NE);
                     }
                     _ if blank => {}
-                    _ => return Err(place("'\\', '/', 'X' or a blank")),
+                    _ => return Err(BoardError::BadDiagonalLine { row: r, column: c, cell }),
                 }
             }
         }
@@ -282,6 +307,7 @@ mod tests {
         let bad_char = DEFAULT_ONE_LINE.replacen("o-o-o-o-o-o", "o-o-o-o-o|o", 1);
         let err = Board::from_one_line(&bad_char).unwrap_err();
         assert!(err.to_string().contains("row 1 column 10"), "{err}");
+        assert_eq!(err, BoardError::BadHorizontalLine { row: 1, column: 10, cell: '|' });
         let short_row = DEFAULT_ONE_LINE.replacen("|X|\\|/|/|/|", "|X|\\|/|/|/", 1);
         let err = Board::from_one_line(&short_row).unwrap_err();
         assert!(err.to_string().contains("row 2 has 10 characters"), "{err}");

@@ -5,6 +5,8 @@ mod board;
 mod game;
 mod moves;
 mod perft;
+// `games::pods::pods` holds the pods themselves; the name is the right one.
+#[allow(clippy::module_inception)]
 mod pods;
 mod position;
 mod ruleset;
@@ -16,9 +18,12 @@ pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use game::Game;
 pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
 pub use perft::{divide, perft};
-pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodSet, PodSetError, PodShape};
-pub use position::{DrawReason, Outcome, Position, PositionError, WinReason};
-pub use ruleset::{Rules, Variant};
+pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
+pub use position::{DrawReason, Outcome, PodPlace, Position, PositionError, WinReason};
+pub use ruleset::{Rules, Variant, VariantParseError};
 pub use search::{EvalTerms, PodsGame, Weights};
 pub use session::PodsSession;
-pub use types::{Bitboard, Direction, POINTS, Point, Rotation, Side};
+pub use types::{
+    Bitboard, BitboardParseError, Direction, DirectionParseError, POINTS, Point, PointParseError, Rotation,
+    RotationParseError, Side, SideParseError,
+};

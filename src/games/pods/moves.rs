@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::pods::Pod;
-use super::types::{POINTS, Point};
+use super::pods::{Pod, PodParseError};
+use super::types::{POINTS, Point, PointParseError};
 
 /// A placement or a move of a pod on the board, packed in 16 bits so the
 /// transposition table can store it: bits 0-5 the target point, bits 6-11 the
@@ -76,12 +76,34 @@ impl fmt::Debug for Move {
 }
 
 /// Why a text is not a move at all (as opposed to a move that is illegal).
+/// Each variant holds the whole text as given.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct MoveParseError(pub String);
+pub enum MoveParseError {
+    /// A placement whose text before `@` is not one pod letter.
+    BadPod { text: String, error: PodParseError },
+    /// A placement whose text after `@` is not a point.
+    BadPlacementPoint { text: String, error: PointParseError },
+    /// Not a placement, and not 4 ASCII characters as a move on the board is.
+    WrongLength { text: String },
+    /// A move on the board whose first two characters are not a point.
+    BadFrom { text: String, error: PointParseError },
+    /// A move on the board whose last two characters are not a point.
+    BadTo { text: String, error: PointParseError },
+    /// A move on the board from `point` to `point` itself.
+    SamePoint { text: String, point: Point },
+}
 
 impl fmt::Display for MoveParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        let (text, why) = match self {
+            MoveParseError::BadPod { text, .. } => (text, "before '@' must stand one pod letter"),
+            MoveParseError::BadPlacementPoint { text, .. } => (text, "after '@' must stand a point a1-f6"),
+            MoveParseError::WrongLength { text } => (text, "expected 4 characters for a move on the board"),
+            MoveParseError::BadFrom { text, .. } => (text, "the first point is not a1-f6"),
+            MoveParseError::BadTo { text, .. } => (text, "the second point is not a1-f6"),
+            MoveParseError::SamePoint { text, .. } => (text, "a pod must leave its point"),
+        };
+        write!(f, "'{text}' is not a move: {why} (write A@c3 to place, c3c5 to move)")
     }
 }
 
@@ -91,20 +113,19 @@ impl FromStr for Move {
     type Err = MoveParseError;
 
     fn from_str(s: &str) -> Result<Move, MoveParseError> {
-        let malformed =
-            |why: &str| MoveParseError(format!("'{s}' is not a move: {why} (write A@c3 to place, c3c5 to move)"));
+        let text = || s.to_string();
         if let Some((pod, to)) = s.split_once('@') {
-            let pod: Pod = pod.parse().map_err(|_| malformed("before '@' must stand one pod letter"))?;
-            let to: Point = to.parse().map_err(|_| malformed("after '@' must stand a point a1-f6"))?;
+            let pod: Pod = pod.parse().map_err(|error| MoveParseError::BadPod { text: text(), error })?;
+            let to: Point = to.parse().map_err(|error| MoveParseError::BadPlacementPoint { text: text(), error })?;
             return Ok(Move::place(pod, to));
         }
         if s.len() != 4 || !s.is_ascii() {
-            return Err(malformed("expected 4 characters for a move on the board"));
+            return Err(MoveParseError::WrongLength { text: text() });
         }
-        let from: Point = s[..2].parse().map_err(|_| malformed("the first point is not a1-f6"))?;
-        let to: Point = s[2..].parse().map_err(|_| malformed("the second point is not a1-f6"))?;
+        let from: Point = s[..2].parse().map_err(|error| MoveParseError::BadFrom { text: text(), error })?;
+        let to: Point = s[2..].parse().map_err(|error| MoveParseError::BadTo { text: text(), error })?;
         if from == to {
-            return Err(malformed("a pod must leave its point"));
+            return Err(MoveParseError::SamePoint { text: text(), point: from });
         }
         Ok(Move::step(from, to))
     }
@@ -217,6 +238,12 @@ mod tests {
         for text in ["", "A@", "@c3", "AB@c3", "A@g3", "c3", "c3c", "c3c3", "c3c7", "Q@c3", "c3-c5", "é@c3", "a1ä"] {
             assert!(text.parse::<Move>().is_err(), "{text}");
         }
+        let c3: Point = "c3".parse().unwrap();
+        assert_eq!("c3c3".parse::<Move>(), Err(MoveParseError::SamePoint { text: "c3c3".into(), point: c3 }));
+        assert_eq!(
+            "zz".parse::<Move>().unwrap_err().to_string(),
+            "'zz' is not a move: expected 4 characters for a move on the board (write A@c3 to place, c3c5 to move)"
+        );
     }
 
     #[test]

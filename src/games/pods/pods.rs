@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::types::{Direction, Side};
+use super::types::{Direction, DirectionParseError, Side};
 
 /// The most pods a set may hold.
 pub const MAX_PODS: usize = 16;
@@ -53,15 +53,30 @@ impl fmt::Display for Pod {
     }
 }
 
+/// Why a text is not a pod: it is not one letter `A`-`P` (either case).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PodParseError {
+    /// The text as given.
+    pub text: String,
+}
+
+impl fmt::Display for PodParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a pod: expected one letter A-P", self.text)
+    }
+}
+
+impl std::error::Error for PodParseError {}
+
 impl FromStr for Pod {
-    type Err = String;
+    type Err = PodParseError;
 
     /// One letter, either case.
-    fn from_str(s: &str) -> Result<Pod, String> {
+    fn from_str(s: &str) -> Result<Pod, PodParseError> {
         let mut chars = s.chars();
         match (chars.next().and_then(Pod::from_letter), chars.next()) {
             (Some((pod, _)), None) => Ok(pod),
-            _ => Err(format!("'{s}' is not a pod: expected one letter A-P")),
+            _ => Err(PodParseError { text: s.to_string() }),
         }
     }
 }
@@ -151,13 +166,50 @@ pub struct PodSet {
     shapes: Vec<PodShape>,
 }
 
-/// What is wrong with a pod set text.
+/// What is wrong with a pod set text. `pod` is the pod whose entry is at
+/// fault: entries are numbered by position, so the third entry is pod `C`
+/// whatever letter it was given.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct PodSetError(pub String);
+pub enum PodSetError {
+    /// The text is empty or blank.
+    Empty,
+    /// The text has `found` entries, more than `MAX_PODS`.
+    TooManyPods { found: usize },
+    /// An entry has no `=` between its letter and its legs.
+    MissingEquals { pod: Pod, entry: String },
+    /// The entry is named `found` (the text before `=`) instead of `pod`'s letter.
+    WrongLetter { pod: Pod, found: String },
+    /// A leg has no `:` between its direction and its length.
+    MalformedLeg { pod: Pod, leg: String },
+    /// A leg's direction does not read.
+    BadDirection { pod: Pod, error: DirectionParseError },
+    /// A leg's length is neither `s` nor `l`.
+    BadLength { pod: Pod, leg: String, length: String },
+    /// The pod has two legs towards `direction`.
+    DuplicateLeg { pod: Pod, direction: Direction },
+}
 
 impl fmt::Display for PodSetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid pod set: {}", self.0)
+        f.write_str("invalid pod set: ")?;
+        match self {
+            PodSetError::Empty => f.write_str("empty: a set has 1 to 16 pods"),
+            PodSetError::TooManyPods { found } => write!(f, "{found} pods, at most 16 allowed"),
+            PodSetError::MissingEquals { pod, entry } => {
+                write!(f, "pod {} '{entry}' has no '=': write it as {pod}=N:s,...", pod.index() + 1)
+            }
+            PodSetError::WrongLetter { pod, found } => write!(
+                f,
+                "pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
+                pod.index() + 1
+            ),
+            PodSetError::MalformedLeg { pod, leg } => write!(f, "pod {pod}: leg '{leg}' must look like N:s or SW:l"),
+            PodSetError::BadDirection { pod, error } => write!(f, "pod {pod}: {error}"),
+            PodSetError::BadLength { pod, leg, length } => {
+                write!(f, "pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")
+            }
+            PodSetError::DuplicateLeg { pod, direction } => write!(f, "pod {pod} has two legs towards {direction}"),
+        }
     }
 }
 
@@ -211,41 +263,40 @@ impl FromStr for PodSet {
     fn from_str(s: &str) -> Result<PodSet, PodSetError> {
         let text = s.trim();
         if text.is_empty() {
-            return Err(PodSetError("empty: a set has 1 to 16 pods".into()));
+            return Err(PodSetError::Empty);
         }
         let entries: Vec<&str> = text.split(';').collect();
         if entries.len() > MAX_PODS {
-            return Err(PodSetError(format!("{} pods, at most 16 allowed", entries.len())));
+            return Err(PodSetError::TooManyPods { found: entries.len() });
         }
         let mut shapes = Vec::with_capacity(entries.len());
         for (index, entry) in entries.iter().enumerate() {
-            let expected = (b'A' + index as u8) as char;
-            let (letter, legs_text) = entry.split_once('=').ok_or_else(|| {
-                PodSetError(format!("pod {} '{entry}' has no '=': write it as {expected}=N:s,...", index + 1))
-            })?;
-            if letter != expected.to_string() {
-                return Err(PodSetError(format!(
-                    "pod {} is named '{letter}', expected '{expected}' (letters run from A without gaps)",
-                    index + 1
-                )));
+            let pod = Pod(index as u8);
+            let (letter, legs_text) =
+                entry.split_once('=').ok_or_else(|| PodSetError::MissingEquals { pod, entry: entry.to_string() })?;
+            if letter != pod.to_string() {
+                return Err(PodSetError::WrongLetter { pod, found: letter.to_string() });
             }
             let mut legs: Vec<Leg> = Vec::new();
             for leg_text in legs_text.split(',') {
-                let (dir_text, length) = leg_text.split_once(':').ok_or_else(|| {
-                    PodSetError(format!("pod {expected}: leg '{leg_text}' must look like N:s or SW:l"))
-                })?;
-                let direction: Direction = dir_text.parse().map_err(|e| PodSetError(format!("pod {expected}: {e}")))?;
+                let (dir_text, length) = leg_text
+                    .split_once(':')
+                    .ok_or_else(|| PodSetError::MalformedLeg { pod, leg: leg_text.to_string() })?;
+                let direction: Direction =
+                    dir_text.parse().map_err(|error| PodSetError::BadDirection { pod, error })?;
                 let long = match length {
                     "s" => false,
                     "l" => true,
                     _ => {
-                        return Err(PodSetError(format!(
-                            "pod {expected}: leg '{leg_text}' has length '{length}', expected 's' or 'l'"
-                        )));
+                        return Err(PodSetError::BadLength {
+                            pod,
+                            leg: leg_text.to_string(),
+                            length: length.to_string(),
+                        });
                     }
                 };
                 if legs.iter().any(|leg| leg.direction == direction) {
-                    return Err(PodSetError(format!("pod {expected} has two legs towards {direction}")));
+                    return Err(PodSetError::DuplicateLeg { pod, direction });
                 }
                 legs.push(Leg { direction, long });
             }
@@ -315,6 +366,14 @@ mod tests {
         assert!(seventeen.join(";").parse::<PodSet>().is_err());
         let sixteen: Vec<String> = (0..16).map(|i| format!("{}=N:s", (b'A' + i) as char)).collect();
         assert_eq!(sixteen.join(";").parse::<PodSet>().unwrap().len(), 16);
+        assert_eq!(
+            "A=N:s,N:l".parse::<PodSet>(),
+            Err(PodSetError::DuplicateLeg { pod: Pod(0), direction: Direction::N })
+        );
+        assert_eq!(
+            "A=N:s;B=Q:s".parse::<PodSet>(),
+            Err(PodSetError::BadDirection { pod: Pod(1), error: DirectionParseError { text: "Q".into() } })
+        );
     }
 
     #[test]

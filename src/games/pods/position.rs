@@ -6,7 +6,7 @@ use std::fmt;
 use super::moves::{Illegal, Move, MoveKind, MoveList};
 use super::pods::{Pod, PodMask};
 use super::ruleset::{Geometry, Rules, Variant};
-use super::types::{Bitboard, Direction, POINTS, Point, Rotation, SIZE, Side};
+use super::types::{Bitboard, Direction, POINTS, Point, Rotation, RotationParseError, SIZE, Side, SideParseError};
 
 /// How a finished game was won or drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,11 +52,84 @@ impl fmt::Display for Outcome {
 
 /// What is wrong with a position line, and where.
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct PositionError(pub String);
+pub enum PositionError {
+    /// The line has `found` fields instead of 5.
+    WrongFieldCount { found: usize },
+    /// The fields are not separated by single spaces, or the line has
+    /// leading or trailing whitespace.
+    BadSpacing,
+    /// The ply field `text` is not a whole number, or too large to count (over `u32::MAX`).
+    BadPly { text: String },
+    /// The side-to-move field does not read.
+    Side(SideParseError),
+    /// The rotation field does not read.
+    Rotation(RotationParseError),
+    /// The board field does not split into 6 ranks at `/`; `found` is how many it has.
+    WrongRankCount { found: usize },
+    /// On `rank` (1-6), the digit `run` is not an empty run of 1 to 6 points.
+    BadRun { rank: u8, run: char },
+    /// `rank` (1-6), written `text`, describes `points` points instead of 6.
+    WrongRankLength { rank: u8, text: String, points: usize },
+    /// `letter`, on a rank or in the hands, is not a pod of the game's pod set.
+    UnknownPod { place: PodPlace, letter: char },
+    /// The pod `letter` stands for is already on the board or in a hand.
+    DuplicatePod { place: PodPlace, letter: char },
+    /// The hands field is not White's pods then Black's, each alphabetical:
+    /// `letter` comes too late.
+    HandsOutOfOrder { letter: char },
+    /// In the advanced game, `side`, to move, has no pod in hand.
+    EmptyHand { side: Side },
+}
+
+/// Where in a position line a pod letter was read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PodPlace {
+    /// The board field, on this rank (1-6).
+    BoardRank(u8),
+    /// The hands field.
+    Hands,
+}
+
+impl fmt::Display for PodPlace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PodPlace::BoardRank(rank) => write!(f, "board rank {rank}"),
+            PodPlace::Hands => f.write_str("hands"),
+        }
+    }
+}
 
 impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid position: {}", self.0)
+        f.write_str("invalid position: ")?;
+        match self {
+            PositionError::WrongFieldCount { found } => {
+                write!(f, "expected 5 fields (board side hands rotation ply), found {found}")
+            }
+            PositionError::BadSpacing => {
+                f.write_str("fields must be separated by single spaces, with no leading or trailing space")
+            }
+            PositionError::BadPly { text } => write!(f, "ply: '{text}' is not a whole number of moves"),
+            PositionError::Side(error) => write!(f, "side: {error}"),
+            PositionError::Rotation(error) => write!(f, "rotation: {error}"),
+            PositionError::WrongRankCount { found } => {
+                write!(f, "board: expected 6 ranks separated by '/', found {found}")
+            }
+            PositionError::BadRun { rank, run } => write!(f, "board rank {rank}: '{run}' is not an empty run 1-6"),
+            PositionError::WrongRankLength { rank, text, points } => {
+                write!(f, "board rank {rank} '{text}' describes {points} points, not 6")
+            }
+            PositionError::UnknownPod { place, letter } => write!(f, "{place}: '{letter}' is not a pod of this set"),
+            PositionError::DuplicatePod { place, letter } => write!(f, "{place}: pod '{letter}' appears twice"),
+            PositionError::HandsOutOfOrder { letter } => write!(
+                f,
+                "hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
+                 (lowercase), each in alphabetical order"
+            ),
+            PositionError::EmptyHand { side } => {
+                write!(f, "in the advanced game the side to move ({}) cannot have an empty hand", side.name())
+            }
+        }
     }
 }
 
@@ -562,39 +635,32 @@ impl Position {
     pub fn parse(text: &str, rules: &Rules) -> Result<Position, PositionError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 5 {
-            return Err(PositionError(format!(
-                "expected 5 fields (board side hands rotation ply), found {}",
-                fields.len()
-            )));
+            return Err(PositionError::WrongFieldCount { found: fields.len() });
         }
         if fields.join(" ") != text {
-            return Err(PositionError(
-                "fields must be separated by single spaces, with no leading or trailing space".into(),
-            ));
+            return Err(PositionError::BadSpacing);
         }
+        let bad_ply = || PositionError::BadPly { text: fields[4].to_string() };
         if !fields[4].bytes().all(|b| b.is_ascii_digit()) {
-            return Err(PositionError(format!("ply: '{}' is not a whole number of moves", fields[4])));
+            return Err(bad_ply());
         }
-        let error = |message: String| PositionError(message);
         let mut position = Position {
             points: [NO_POD; POINTS],
             occupied: [Bitboard::EMPTY; 2],
             hands: [PodMask::EMPTY; 2],
             attacked: [Bitboard::EMPTY; 2],
-            side_to_move: fields[1].parse().map_err(|e| error(format!("side: {e}")))?,
-            rotation: fields[3].parse().map_err(|e| error(format!("rotation: {e}")))?,
-            ply: fields[4]
-                .parse()
-                .map_err(|_| error(format!("ply: '{}' is not a whole number of moves", fields[4])))?,
+            side_to_move: fields[1].parse().map_err(PositionError::Side)?,
+            rotation: fields[3].parse().map_err(PositionError::Rotation)?,
+            ply: fields[4].parse().map_err(|_| bad_ply())?,
             hash: 0,
         };
         let mut seen = [PodMask::EMPTY; 2];
-        let mut note_pod = |letter: char, place: &str| -> Result<(Side, Pod), PositionError> {
+        let mut note_pod = |letter: char, place: PodPlace| -> Result<(Side, Pod), PositionError> {
             let (pod, side) = Pod::from_letter(letter)
                 .filter(|(pod, _)| rules.pods().contains(*pod))
-                .ok_or_else(|| error(format!("{place}: '{letter}' is not a pod of this set")))?;
+                .ok_or(PositionError::UnknownPod { place, letter })?;
             if seen[side.index()].contains(pod) {
-                return Err(error(format!("{place}: pod '{letter}' appears twice")));
+                return Err(PositionError::DuplicatePod { place, letter });
             }
             seen[side.index()].insert(pod);
             Ok((side, pod))
@@ -602,21 +668,21 @@ impl Position {
 
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if ranks.len() != SIZE as usize {
-            return Err(error(format!("board: expected 6 ranks separated by '/', found {}", ranks.len())));
+            return Err(PositionError::WrongRankCount { found: ranks.len() });
         }
         for (row, rank_text) in ranks.iter().enumerate() {
             let rank = SIZE as i8 - 1 - row as i8;
-            let place = format!("board rank {}", rank + 1);
+            let rank_number = SIZE - row as u8;
             let mut file: usize = 0;
             for c in rank_text.chars() {
                 if let Some(run) = c.to_digit(10) {
                     if !(1..=6).contains(&run) {
-                        return Err(error(format!("{place}: '{c}' is not an empty run 1-6")));
+                        return Err(PositionError::BadRun { rank: rank_number, run: c });
                     }
                     file += run as usize;
                     continue;
                 }
-                let (side, pod) = note_pod(c, &place)?;
+                let (side, pod) = note_pod(c, PodPlace::BoardRank(rank_number))?;
                 if let Some(point) = Point::from_coords(file.min(SIZE as usize) as i8, rank) {
                     position.points[point.index()] = (side.index() * 16 + pod.index()) as u8;
                     position.occupied[side.index()] |= point.bit();
@@ -624,29 +690,27 @@ impl Position {
                 file += 1;
             }
             if file != SIZE as usize {
-                return Err(error(format!("{place} '{rank_text}' describes {file} points, not 6")));
+                return Err(PositionError::WrongRankLength {
+                    rank: rank_number,
+                    text: rank_text.to_string(),
+                    points: file,
+                });
             }
         }
 
         if fields[2] != "-" {
             let mut previous: Option<(Side, Pod)> = None;
             for c in fields[2].chars() {
-                let (side, pod) = note_pod(c, "hands")?;
+                let (side, pod) = note_pod(c, PodPlace::Hands)?;
                 if previous.is_some_and(|earlier| earlier > (side, pod)) {
-                    return Err(error(format!(
-                        "hands: '{c}' is out of order: write White's pods (uppercase) then Black's \
-                         (lowercase), each in alphabetical order"
-                    )));
+                    return Err(PositionError::HandsOutOfOrder { letter: c });
                 }
                 previous = Some((side, pod));
                 position.hands[side.index()].insert(pod);
             }
         }
         if rules.variant() == Variant::Advanced && position.hands[position.side_to_move.index()].is_empty() {
-            return Err(error(format!(
-                "in the advanced game the side to move ({}) cannot have an empty hand",
-                position.side_to_move.name()
-            )));
+            return Err(PositionError::EmptyHand { side: position.side_to_move });
         }
         position.compute_attacks(rules);
         position.hash = position.compute_hash(rules);
@@ -689,5 +753,27 @@ impl fmt::Display for Position {
             }
         }
         write!(f, " {} {}", self.rotation, self.ply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_errors_carry_what_is_wrong() {
+        let rules = Rules::default_for(Variant::Advanced);
+        let parse = |text: &str| Position::parse(text, &rules).unwrap_err();
+        assert_eq!(parse("6/6/6/6/6/6 w AB 0"), PositionError::WrongFieldCount { found: 4 });
+        let side = parse("6/6/6/6/6/6 x AB 0 0");
+        assert_eq!(side, PositionError::Side(SideParseError { text: "x".into() }));
+        assert_eq!(side.to_string(), "invalid position: side: 'x' is not a side: expected 'w' or 'b'");
+        assert_eq!(parse("7/6/6/6/6/6 w AB 0 0"), PositionError::BadRun { rank: 6, run: '7' });
+        assert_eq!(parse("6/6/6/6/6/6 w AAB 0 0"), PositionError::DuplicatePod { place: PodPlace::Hands, letter: 'A' });
+        assert_eq!(
+            parse("6/6/Z5/6/6/6 w AB 0 0"),
+            PositionError::UnknownPod { place: PodPlace::BoardRank(4), letter: 'Z' }
+        );
+        assert_eq!(parse("6/6/6/6/6/6 w ab 0 0"), PositionError::EmptyHand { side: Side::White });
     }
 }

@@ -30,14 +30,30 @@ impl fmt::Display for Variant {
     }
 }
 
-impl FromStr for Variant {
-    type Err = String;
+/// Why a text is not a variant: it is neither `standard` nor `advanced`
+/// (in any case).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct VariantParseError {
+    /// The text as given.
+    pub text: String,
+}
 
-    fn from_str(s: &str) -> Result<Variant, String> {
+impl fmt::Display for VariantParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a variant: expected 'standard' or 'advanced'", self.text)
+    }
+}
+
+impl std::error::Error for VariantParseError {}
+
+impl FromStr for Variant {
+    type Err = VariantParseError;
+
+    fn from_str(s: &str) -> Result<Variant, VariantParseError> {
         match s.to_ascii_lowercase().as_str() {
             "standard" => Ok(Variant::Standard),
             "advanced" => Ok(Variant::Advanced),
-            _ => Err(format!("'{s}' is not a variant: expected 'standard' or 'advanced'")),
+            _ => Err(VariantParseError { text: s.to_string() }),
         }
     }
 }

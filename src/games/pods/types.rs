@@ -73,21 +73,46 @@ impl fmt::Display for Point {
     }
 }
 
-impl FromStr for Point {
-    type Err = String;
+/// Why a text is not a point. Each variant holds the text as given.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum PointParseError {
+    /// Not two bytes long.
+    WrongLength { text: String },
+    /// The first byte is not a file `a`-`f`.
+    BadFile { text: String },
+    /// The second byte is not a rank `1`-`6`.
+    BadRank { text: String },
+}
 
-    fn from_str(s: &str) -> Result<Point, String> {
+impl fmt::Display for PointParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PointParseError::WrongLength { text } => {
+                write!(f, "'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")
+            }
+            PointParseError::BadFile { text } => write!(f, "'{text}' is not a point: file must be a-f"),
+            PointParseError::BadRank { text } => write!(f, "'{text}' is not a point: rank must be 1-6"),
+        }
+    }
+}
+
+impl std::error::Error for PointParseError {}
+
+impl FromStr for Point {
+    type Err = PointParseError;
+
+    fn from_str(s: &str) -> Result<Point, PointParseError> {
         let bytes = s.as_bytes();
         if bytes.len() != 2 {
-            return Err(format!("'{s}' is not a point: expected a file a-f and a rank 1-6, like c3"));
+            return Err(PointParseError::WrongLength { text: s.to_string() });
         }
         let file = bytes[0].wrapping_sub(b'a');
         let rank = bytes[1].wrapping_sub(b'1');
         if file >= SIZE {
-            return Err(format!("'{s}' is not a point: file must be a-f"));
+            return Err(PointParseError::BadFile { text: s.to_string() });
         }
         if rank >= SIZE {
-            return Err(format!("'{s}' is not a point: rank must be 1-6"));
+            return Err(PointParseError::BadRank { text: s.to_string() });
         }
         Ok(Point(rank * SIZE + file))
     }
@@ -175,14 +200,26 @@ impl fmt::Display for Direction {
     }
 }
 
-impl FromStr for Direction {
-    type Err = String;
+/// Why a text is not a direction: it is none of the eight names.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct DirectionParseError {
+    /// The text as given.
+    pub text: String,
+}
 
-    fn from_str(s: &str) -> Result<Direction, String> {
-        Direction::ALL
-            .into_iter()
-            .find(|d| d.name() == s)
-            .ok_or_else(|| format!("'{s}' is not a direction: expected one of N NE E SE S SW W NW"))
+impl fmt::Display for DirectionParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a direction: expected one of N NE E SE S SW W NW", self.text)
+    }
+}
+
+impl std::error::Error for DirectionParseError {}
+
+impl FromStr for Direction {
+    type Err = DirectionParseError;
+
+    fn from_str(s: &str) -> Result<Direction, DirectionParseError> {
+        Direction::ALL.into_iter().find(|d| d.name() == s).ok_or_else(|| DirectionParseError { text: s.to_string() })
     }
 }
 
@@ -289,28 +326,59 @@ impl fmt::Display for Bitboard {
     }
 }
 
+/// Why a text is not a bitboard. Each variant holds the whole text as given.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum BitboardParseError {
+    /// The text does not split into 6 ranks at `/`; `found` is how many it has.
+    WrongRankCount { text: String, found: usize },
+    /// Rank `rank` (1-6) is `cells` bytes long instead of 6.
+    WrongRankLength { text: String, rank: u8, cells: usize },
+    /// `cell` is neither `x` nor `.`.
+    BadCell { text: String, cell: char },
+}
+
+impl fmt::Display for BitboardParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BitboardParseError::WrongRankCount { text, .. } => {
+                write!(f, "'{text}' is not a bitboard: expected 6 ranks separated by '/'")
+            }
+            BitboardParseError::WrongRankLength { text, rank, cells } => {
+                write!(f, "'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")
+            }
+            BitboardParseError::BadCell { text, cell } => {
+                write!(f, "'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")
+            }
+        }
+    }
+}
+
+impl std::error::Error for BitboardParseError {}
+
 impl FromStr for Bitboard {
-    type Err = String;
+    type Err = BitboardParseError;
 
     /// Reads the `Display` form back: six ranks of six `x` or `.` separated by `/`.
-    fn from_str(s: &str) -> Result<Bitboard, String> {
+    fn from_str(s: &str) -> Result<Bitboard, BitboardParseError> {
         let ranks: Vec<&str> = s.split('/').collect();
         if ranks.len() != SIZE as usize {
-            return Err(format!("'{s}' is not a bitboard: expected 6 ranks separated by '/'"));
+            return Err(BitboardParseError::WrongRankCount { text: s.to_string(), found: ranks.len() });
         }
         let mut bits = Bitboard::EMPTY;
         for (row, rank) in ranks.iter().enumerate() {
             if rank.len() != SIZE as usize {
-                return Err(format!("'{s}' is not a bitboard: rank {} has {} cells, not 6", 6 - row, rank.len()));
+                return Err(BitboardParseError::WrongRankLength {
+                    text: s.to_string(),
+                    rank: SIZE - row as u8,
+                    cells: rank.len(),
+                });
             }
             for (file, c) in rank.chars().enumerate() {
                 let point = Point::from_coords(file as i8, 5 - row as i8).expect("on the board");
                 match c {
                     'x' => bits |= point.bit(),
                     '.' => {}
-                    _ => {
-                        return Err(format!("'{s}' is not a bitboard: '{c}' is neither 'x' nor '.'"));
-                    }
+                    _ => return Err(BitboardParseError::BadCell { text: s.to_string(), cell: c }),
                 }
             }
         }
@@ -356,14 +424,29 @@ impl fmt::Display for Side {
     }
 }
 
-impl FromStr for Side {
-    type Err = String;
+/// Why a text is not a side: it is neither `w` nor `b`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SideParseError {
+    /// The text as given.
+    pub text: String,
+}
 
-    fn from_str(s: &str) -> Result<Side, String> {
+impl fmt::Display for SideParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a side: expected 'w' or 'b'", self.text)
+    }
+}
+
+impl std::error::Error for SideParseError {}
+
+impl FromStr for Side {
+    type Err = SideParseError;
+
+    fn from_str(s: &str) -> Result<Side, SideParseError> {
         match s {
             "w" => Ok(Side::White),
             "b" => Ok(Side::Black),
-            _ => Err(format!("'{s}' is not a side: expected 'w' or 'b'")),
+            _ => Err(SideParseError { text: s.to_string() }),
         }
     }
 }
@@ -400,16 +483,31 @@ impl fmt::Display for Rotation {
     }
 }
 
-impl FromStr for Rotation {
-    type Err = String;
+/// Why a text is not a rotation: it is none of `0`, `90`, `180`, `270`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RotationParseError {
+    /// The text as given.
+    pub text: String,
+}
 
-    fn from_str(s: &str) -> Result<Rotation, String> {
+impl fmt::Display for RotationParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "'{}' is not a rotation: expected 0, 90, 180 or 270", self.text)
+    }
+}
+
+impl std::error::Error for RotationParseError {}
+
+impl FromStr for Rotation {
+    type Err = RotationParseError;
+
+    fn from_str(s: &str) -> Result<Rotation, RotationParseError> {
         match s {
             "0" => Ok(Rotation::R0),
             "90" => Ok(Rotation::R90),
             "180" => Ok(Rotation::R180),
             "270" => Ok(Rotation::R270),
-            _ => Err(format!("'{s}' is not a rotation: expected 0, 90, 180 or 270")),
+            _ => Err(RotationParseError { text: s.to_string() }),
         }
     }
 }
@@ -431,6 +529,7 @@ mod tests {
         for bad in ["", "a", "a0", "a7", "g1", "A1", "a11", "1a"] {
             assert!(bad.parse::<Point>().is_err(), "{bad}");
         }
+        assert_eq!("a7".parse::<Point>(), Err(PointParseError::BadRank { text: "a7".into() }));
     }
 
     #[test]
