@@ -12,11 +12,11 @@ use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use podium::games::pods::{Board, PodSet, Rotation, Variant};
 use podium::games::{GameKind, Session};
+use podium::protocol::bench;
 use podium::protocol::command::Start;
 use podium::protocol::engine::session_at;
-use podium::protocol::options::Settings;
-use podium::protocol::bench;
 use podium::protocol::options::HASH_MEGABYTES;
+use podium::protocol::options::Settings;
 use podium::protocol::report::{bestmove_line, search_and_report};
 use podium::search::{Limits, Searcher};
 

@@ -81,8 +81,9 @@ fn random_games_agree_position_by_position() {
             positions += 1;
             // Every successor on small boards; a sample where the reference is slow.
             let moves = sorted_moves(&position);
-            let sample: Vec<String> =
-                (0..4).filter_map(|_| moves.get((random.next_u64() % moves.len().max(1) as u64) as usize).cloned()).collect();
+            let sample: Vec<String> = (0..4)
+                .filter_map(|_| moves.get((random.next_u64() % moves.len().max(1) as u64) as usize).cloned())
+                .collect();
             successors += compare(&position, &reference, (size > 5).then_some(&sample[..]));
             if position.outcome().is_some() {
                 let last_brick = (0..players as usize).any(|seat| position.reserve(Seat::ALL[seat]) == 0);

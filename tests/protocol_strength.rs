@@ -21,7 +21,12 @@ const MAX_PLIES: u32 = 300;
 
 /// Plays one game from `start` with Podium in `podium_seat` and random
 /// movers in the others; returns the winning seat, `None` for a draw.
-fn play(mut game: Box<dyn Session>, random: &mut Xoshiro256PlusPlus, podium_seat: usize, searcher: &mut Searcher) -> Option<usize> {
+fn play(
+    mut game: Box<dyn Session>,
+    random: &mut Xoshiro256PlusPlus,
+    podium_seat: usize,
+    searcher: &mut Searcher,
+) -> Option<usize> {
     searcher.clear();
     let limits = Limits { depth: Some(DEPTH), ..Limits::default() };
     let stop = AtomicBool::new(false);

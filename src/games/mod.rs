@@ -56,7 +56,10 @@ impl FromStr for GameKind {
     type Err = UnknownGame;
 
     fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
-        GameKind::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(text)).ok_or(UnknownGame(text.to_string()))
+        GameKind::ALL
+            .into_iter()
+            .find(|kind| kind.name().eq_ignore_ascii_case(text))
+            .ok_or(UnknownGame(text.to_string()))
     }
 }
 

@@ -265,15 +265,16 @@ fn parse_newgame(words: &[&str]) -> Result<Command, CommandError> {
         }
         Ok(())
     }
-    let value = |words: &mut std::slice::Iter<&str>, field: &'static str, range: std::ops::RangeInclusive<u8>, expected| {
-        let word = words.next().ok_or(CommandError::Missing { command: COMMAND, expected })?;
-        word.parse::<u8>().ok().filter(|number| range.contains(number)).ok_or_else(|| CommandError::BadNumber {
-            command: COMMAND,
-            field,
-            found: word.to_string(),
-            expected,
-        })
-    };
+    let value =
+        |words: &mut std::slice::Iter<&str>, field: &'static str, range: std::ops::RangeInclusive<u8>, expected| {
+            let word = words.next().ok_or(CommandError::Missing { command: COMMAND, expected })?;
+            word.parse::<u8>().ok().filter(|number| range.contains(number)).ok_or_else(|| CommandError::BadNumber {
+                command: COMMAND,
+                field,
+                found: word.to_string(),
+                expected,
+            })
+        };
     while let Some(&word) = words.next() {
         match word {
             "standard" | "advanced" => {

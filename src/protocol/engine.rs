@@ -304,11 +304,15 @@ pub fn session_at(settings: &Settings, pods_rules: &Arc<Rules>, start: &Start) -
     let other_game_hint = |line: &str, error: String| {
         let other = match settings.game {
             GameKind::Pods => line.parse::<poldr::Position>().is_ok().then_some("POLD.R"),
-            GameKind::Poldr => pods::Position::parse(line, &Rules::default_for(pods::Variant::Standard)).is_ok().then_some("Pods"),
+            GameKind::Poldr => {
+                pods::Position::parse(line, &Rules::default_for(pods::Variant::Standard)).is_ok().then_some("Pods")
+            }
         };
         match other {
-            Some(name) => format!("{error} (this is a {name} position: select {name} first, as with 'newgame {}')",
-                if name == "Pods" { "standard" } else { "poldr" }),
+            Some(name) => format!(
+                "{error} (this is a {name} position: select {name} first, as with 'newgame {}')",
+                if name == "Pods" { "standard" } else { "poldr" }
+            ),
             None => error,
         }
     };
@@ -316,8 +320,9 @@ pub fn session_at(settings: &Settings, pods_rules: &Arc<Rules>, start: &Start) -
         GameKind::Pods => {
             let position = match start {
                 Start::StartPos => pods::Position::start(pods_rules, settings.rotation),
-                Start::Fen(line) => pods::Position::parse(line, pods_rules)
-                    .map_err(|error| other_game_hint(line, error.to_string()))?,
+                Start::Fen(line) => {
+                    pods::Position::parse(line, pods_rules).map_err(|error| other_game_hint(line, error.to_string()))?
+                }
             };
             let game = pods::Game::new(Arc::clone(pods_rules), position).with_max_plies(settings.max_plies);
             Ok(Box::new(PodsSession::new(game)))

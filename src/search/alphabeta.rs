@@ -16,6 +16,9 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
+/// The nodes a proof attempt may take (about a second) before the ordinary
+/// iterations take over.
+const PROOF_NODES: u64 = 1_000_000;
 /// How many nodes pass between looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -130,6 +133,8 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     players: usize,
     /// Mixed into table keys where scores depend on the root player.
     key_salt: u64,
+    /// While a proof is tried: the node count at which it gives up.
+    proof_node_cap: Option<u64>,
 }
 
 impl Searcher {
@@ -234,6 +239,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             root_player: 0,
             players: 2,
             key_salt: 0,
+            proof_node_cap: None,
         }
     }
 
@@ -324,6 +330,17 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                 pv,
             };
             (self.report)(&report);
+            // With a move in hand, try to settle the game for good: a proof
+            // searched to the end is exact, and no iteration improves on it.
+            if depth == first_depth && score.abs() <= MATE_BOUND {
+                if let Some(proof) = self.try_proof(root) {
+                    best = proof;
+                    break;
+                }
+                if self.aborted {
+                    break;
+                }
+            }
             let proven = score.abs() > MATE_BOUND && !infinite;
             let out_of_time = self.budget.soft.is_some_and(|soft| self.started.elapsed() >= soft);
             if proven || out_of_time {
@@ -338,6 +355,51 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         best
     }
 
+    /// Where the game says its end is near, searches to the end without an
+    /// evaluation and without reductions, first only for who wins (a window
+    /// around 0), then for the exact distance. Gives up after
+    /// `PROOF_NODES`, leaving the ordinary iterations to go on.
+    fn try_proof(&mut self, root: &G::Position) -> Option<SearchResult<G::Move>> {
+        let plies = self.game.plies_left_bound(root).filter(|&plies| (plies as usize) < MAX_PLY - 2)?;
+        let depth = plies as i32 + 1;
+        self.proof_node_cap = Some(self.nodes + PROOF_NODES);
+        self.seldepth = 0;
+        // Null windows: is it a win? If not, a loss?
+        let mut score = self.negamax(root, depth, 0, 1, 0);
+        if !self.aborted && score <= 0 {
+            score = self.negamax(root, depth, -1, 0, 0);
+        }
+        if !self.aborted && score.abs() > MATE_BOUND {
+            score = self.negamax(root, depth, -INFINITY, INFINITY, 0);
+        }
+        self.proof_node_cap = None;
+        let proven = !self.aborted && score.abs() > MATE_BOUND;
+        if !proven {
+            // A proof cut short by its own budget is no reason to stop searching.
+            self.aborted = self.shared.stop.load(Ordering::Relaxed)
+                || self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
+            return None;
+        }
+        let pv = self.pv[0].clone();
+        let result = SearchResult {
+            best_move: pv.first().copied(),
+            score: self.reported_score(root, score, &pv),
+            depth: depth as u32,
+            nodes: self.total_nodes(),
+        };
+        let report = Report {
+            depth: depth as u32,
+            seldepth: self.seldepth,
+            score: result.score,
+            nodes: result.nodes,
+            elapsed: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        };
+        (self.report)(&report);
+        Some(result)
+    }
+
     /// Counts a node; every `POLL_INTERVAL` nodes publishes the count and
     /// looks at the clock and the stop flags. Returns whether to stop.
     fn count_node(&mut self) -> bool {
@@ -348,7 +410,9 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             self.aborted |=
                 over_time || self.shared.stop.load(Ordering::Relaxed) || self.shared.finished.load(Ordering::Relaxed);
         }
-        if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit) {
+        if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit)
+            || self.proof_node_cap.is_some_and(|cap| self.nodes >= cap)
+        {
             self.aborted = true;
         }
         self.aborted
@@ -386,10 +450,11 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         let entry = self.tt.probe(tt_key);
         let tt_move =
             entry.and_then(|e| e.best_move).and_then(G::move_from_bits).filter(|&mv| self.game.is_legal(position, mv));
+        // A won or lost game is one at any depth: only terminal positions give such scores.
         if let Some(entry) = entry
             && ply > 0
             && !pv_node
-            && entry.depth as i32 >= depth
+            && (entry.depth as i32 >= depth || entry.score.abs() > MATE_BOUND)
         {
             let score = score_from_tt(entry.score, ply);
             let usable = match entry.bound {
@@ -435,7 +500,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
                 let quiet = move_score < KILLER_SCORE;
-                let reduction = if quiet && depth >= 3 && index >= 3 { late_move_reduction(depth, index) } else { 0 };
+                let reducible = quiet && depth >= 3 && index >= 3 && self.proof_node_cap.is_none();
+                let reduction = if reducible { late_move_reduction(depth, index) } else { 0 };
                 let mut score = self.search_child(&child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && score > alpha {
                     score = self.search_child(&child, same_side, depth - 1, alpha, alpha + 1, ply + 1);

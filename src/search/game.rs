@@ -52,6 +52,13 @@ pub trait SearchGame: Sync {
     /// Whether a repeated position is a draw in this game.
     fn repetition_is_draw(&self) -> bool;
 
+    /// At most how many plies the game can last from here, where the game
+    /// knows a bound small enough for a search to the end to be worth
+    /// trying; `None` otherwise.
+    fn plies_left_bound(&self, _position: &Self::Position) -> Option<u32> {
+        None
+    }
+
     /// About how many more moves the side to move will play, for sharing
     /// out its clock.
     fn expected_moves_left(&self, position: &Self::Position) -> u32;

@@ -1,3 +1,3 @@
 #![allow(dead_code)]
-pub mod reference;
 pub mod poldr_reference;
+pub mod reference;

@@ -20,16 +20,7 @@ enum Square {
 }
 
 /// The eight directions (file step, rank step).
-const DIRECTIONS: [(i64, i64); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
+const DIRECTIONS: [(i64, i64); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 const SIDE_LETTERS: [char; 3] = ['b', 'y', 'r'];
 const MARKER_LETTERS: [char; 3] = ['B', 'Y', 'R'];
@@ -107,8 +98,7 @@ fn parse_number(text: &str, what: &str) -> Result<u64, String> {
     if !text.chars().all(|c| c.is_ascii_digit()) {
         return Err(format!("{} '{}' is not a number", what, text));
     }
-    text.parse::<u64>()
-        .map_err(|_| format!("{} '{}' is too large", what, text))
+    text.parse::<u64>().map_err(|_| format!("{} '{}' is too large", what, text))
 }
 
 /// Reads a cell name like `c3` on a board of the given size.
@@ -195,19 +185,13 @@ impl RefPos {
     pub fn parse(line: &str) -> Result<RefPos, String> {
         let fields: Vec<&str> = line.split(' ').collect();
         if fields.len() != 6 {
-            return Err(format!(
-                "expected 6 fields separated by single spaces, got {}",
-                fields.len()
-            ));
+            return Err(format!("expected 6 fields separated by single spaces, got {}", fields.len()));
         }
 
         // --- reserves: sets the number of players ---
         let reserve_texts: Vec<&str> = fields[2].split(',').collect();
         if reserve_texts.len() != 2 && reserve_texts.len() != 3 {
-            return Err(format!(
-                "reserves must list 2 or 3 numbers, got {}",
-                reserve_texts.len()
-            ));
+            return Err(format!("reserves must list 2 or 3 numbers, got {}", reserve_texts.len()));
         }
         let players = reserve_texts.len();
         let mut reserves: Vec<u32> = Vec::new();
@@ -250,12 +234,7 @@ impl RefPos {
                 file += count;
             }
             if file != size {
-                return Err(format!(
-                    "rank {} describes {} cells, expected {}",
-                    rank + 1,
-                    file,
-                    size
-                ));
+                return Err(format!("rank {} describes {} cells, expected {}", rank + 1, file, size));
             }
         }
 
@@ -280,11 +259,7 @@ impl RefPos {
         // --- changed ---
         let changed_texts: Vec<&str> = fields[5].split(',').collect();
         if changed_texts.len() != players {
-            return Err(format!(
-                "changed lists {} entries, expected {}",
-                changed_texts.len(),
-                players
-            ));
+            return Err(format!("changed lists {} entries, expected {}", changed_texts.len(), players));
         }
         let mut changed: Vec<Option<u64>> = Vec::new();
         for text in changed_texts.iter() {
@@ -295,15 +270,7 @@ impl RefPos {
             }
         }
 
-        let pos = RefPos {
-            size,
-            players,
-            cells,
-            reserves,
-            phase,
-            ply,
-            changed,
-        };
+        let pos = RefPos { size, players, cells, reserves, phase, ply, changed };
 
         // --- validity clauses ---
 
@@ -336,10 +303,7 @@ impl RefPos {
         for s in 0..players {
             let has_marker = markers[s] == 1;
             if has_marker != pos.changed[s].is_some() {
-                return Err(format!(
-                    "seat {}: marker on board must match a numeric changed entry",
-                    s + 1
-                ));
+                return Err(format!("seat {}: marker on board must match a numeric changed entry", s + 1));
             }
             if bricks[s] > 0 && !has_marker {
                 return Err(format!("seat {} has bricks on the board but no marker", s + 1));
@@ -353,11 +317,7 @@ impl RefPos {
                     return Err(format!("changed entry {} of seat {} not in 1..ply", n, s + 1));
                 }
                 if n % players as u64 != ((s + 1) % players) as u64 {
-                    return Err(format!(
-                        "changed entry {} of seat {} does not fall after that seat's turn",
-                        n,
-                        s + 1
-                    ));
+                    return Err(format!("changed entry {} of seat {} does not fall after that seat's turn", n, s + 1));
                 }
                 for t in 0..s {
                     if pos.changed[t] == Some(n) {
@@ -371,10 +331,7 @@ impl RefPos {
         if phase == 1 {
             for s in 0..players {
                 if (s as u64) < ply && markers[s] == 0 {
-                    return Err(format!(
-                        "phase 1: seat {} has had a turn but has no marker",
-                        s + 1
-                    ));
+                    return Err(format!("phase 1: seat {} has had a turn but has no marker", s + 1));
                 }
             }
         }
@@ -413,10 +370,7 @@ impl RefPos {
                 }
                 let last_mover = ((ply - 1) % players as u64) as usize;
                 if s != last_mover {
-                    return Err(format!(
-                        "seat {} has reserve 0 but did not move last",
-                        s + 1
-                    ));
+                    return Err(format!("seat {} has reserve 0 but did not move last", s + 1));
                 }
             }
         }
@@ -517,11 +471,7 @@ impl RefPos {
                         cells[p] = Square::Pawn;
                         cells[m] = Square::Marker(seat);
                         out.push(Placement {
-                            notation: format!(
-                                "P{}M{}",
-                                cell_name(self.size, p),
-                                cell_name(self.size, m)
-                            ),
+                            notation: format!("P{}M{}", cell_name(self.size, p), cell_name(self.size, m)),
                             cells,
                             pawn: p,
                             marker: m,
@@ -585,11 +535,7 @@ impl RefPos {
                 Some(b) => b,
                 None => continue,
             };
-            let empties: Vec<usize> = between
-                .iter()
-                .copied()
-                .filter(|&i| pl.cells[i] == Square::Empty)
-                .collect();
+            let empties: Vec<usize> = between.iter().copied().filter(|&i| pl.cells[i] == Square::Empty).collect();
             if empties.is_empty() || empties.len() as u32 > self.reserves[seat] {
                 continue;
             }
@@ -620,11 +566,7 @@ impl RefPos {
                 Some(b) => b,
                 None => continue,
             };
-            let own: Vec<usize> = between
-                .iter()
-                .copied()
-                .filter(|&i| pl.cells[i] == Square::Brick(seat))
-                .collect();
+            let own: Vec<usize> = between.iter().copied().filter(|&i| pl.cells[i] == Square::Brick(seat)).collect();
             if own.is_empty() {
                 continue;
             }
@@ -657,9 +599,8 @@ impl RefPos {
             let seat = self.side_to_move();
             moves = self.clearing_turns(seat);
             if moves.is_empty() {
-                let someone_else_can_clear = (0..self.players)
-                    .filter(|&s| s != seat)
-                    .any(|s| !self.clearing_turns(s).is_empty());
+                let someone_else_can_clear =
+                    (0..self.players).filter(|&s| s != seat).any(|s| !self.clearing_turns(s).is_empty());
                 if someone_else_can_clear {
                     let mut next = self.clone();
                     next.ply = self.ply + 1;
@@ -733,10 +674,7 @@ impl RefPos {
     /// depth >= 1: one entry per legal move, sorted by move string.
     pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         assert!(depth >= 1, "divide needs depth >= 1");
-        self.successors()
-            .into_iter()
-            .map(|(m, next)| (m, next.perft(depth - 1)))
-            .collect()
+        self.successors().into_iter().map(|(m, next)| (m, next.perft(depth - 1))).collect()
     }
 
     /// Two-player games only: the seat that wins with perfect play from here.

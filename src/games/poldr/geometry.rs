@@ -29,11 +29,13 @@ impl Geometry {
     }
 
     fn new(size: u8) -> Geometry {
-        let mut geometry =
-            Geometry { size, board: Cells::EMPTY, between: vec![Cells::EMPTY; CELLS * CELLS], aligned: [Cells::EMPTY; CELLS] };
-        let on_board = |file: i8, rank: i8| {
-            (0..size as i8).contains(&file) && (0..size as i8).contains(&rank)
+        let mut geometry = Geometry {
+            size,
+            board: Cells::EMPTY,
+            between: vec![Cells::EMPTY; CELLS * CELLS],
+            aligned: [Cells::EMPTY; CELLS],
         };
+        let on_board = |file: i8, rank: i8| (0..size as i8).contains(&file) && (0..size as i8).contains(&rank);
         for rank in 0..size {
             for file in 0..size {
                 let from = Cell::new(file, rank).expect("on the board");

@@ -17,5 +17,7 @@ pub use perft::{divide, perft};
 pub use position::{Outcome, Position, PositionError, SetupError, WinReason};
 pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use session::PoldrSession;
-pub use types::{CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError};
+pub use types::{
+    CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError,
+};
 pub use zobrist::Piece;

@@ -58,7 +58,10 @@ pub enum MoveParseError {
     Empty,
     /// Not `P`/`M` followed by a cell, `P<cell>M<cell>` or `pass`.
     Malformed(String),
-    BadCell { text: String, error: CellParseError },
+    BadCell {
+        text: String,
+        error: CellParseError,
+    },
 }
 
 impl fmt::Display for MoveParseError {
@@ -128,7 +131,10 @@ pub enum Illegal {
     /// Building: the interval would have no empty cell to fill.
     NothingToFill,
     /// Building: the interval has more empty cells than the mover has bricks.
-    TooFewBricks { needed: u32, reserve: u8 },
+    TooFewBricks {
+        needed: u32,
+        reserve: u8,
+    },
     /// Clearing: the interval would hold none of the mover's bricks.
     NothingToClear,
     /// Passing is legal only for a player who cannot clear.
@@ -146,9 +152,7 @@ impl fmt::Display for Illegal {
             Illegal::NotTheOpening => f.write_str("only the first turn of the game puts both pawn and marker"),
             Illegal::MarkerFirst => f.write_str("a player's first turn puts their marker (the pawn stays)"),
             Illegal::Occupied(cell) => write!(f, "{cell} is not empty"),
-            Illegal::NotAligned => {
-                f.write_str("the pawn and the marker would not be aligned with a cell between them")
-            }
+            Illegal::NotAligned => f.write_str("the pawn and the marker would not be aligned with a cell between them"),
             Illegal::NothingToFill => f.write_str("the interval would have no empty cell to fill"),
             Illegal::TooFewBricks { needed, reserve } => {
                 write!(f, "the interval needs {needed} bricks and the reserve holds {reserve}")

@@ -646,11 +646,7 @@ impl std::str::FromStr for Position {
         let fields: Vec<&str> = text.split(' ').collect();
         if fields.iter().any(|field| field.is_empty()) || text.contains(|c: char| c.is_whitespace() && c != ' ') {
             let words = text.split_whitespace().count();
-            return Err(if words == 6 {
-                PositionError::Spacing
-            } else {
-                PositionError::FieldCount { found: words }
-            });
+            return Err(if words == 6 { PositionError::Spacing } else { PositionError::FieldCount { found: words } });
         }
         if fields.len() != 6 {
             return Err(PositionError::FieldCount { found: fields.len() });

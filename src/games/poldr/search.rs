@@ -57,7 +57,14 @@ impl fmt::Display for EvalTerms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "phase {}", if self.clearing { "clearing" } else { "building" })?;
         for (seat, terms) in &self.seats {
-            write!(f, " {} reserve {} clearable {} total {};", seat.name(), terms.reserve, terms.clearable, terms.total())?;
+            write!(
+                f,
+                " {} reserve {} clearable {} total {};",
+                seat.name(),
+                terms.reserve,
+                terms.clearable,
+                terms.total()
+            )?;
         }
         Ok(())
     }
@@ -165,6 +172,15 @@ impl SearchGame for PoldrGame {
     fn repetition_is_draw(&self) -> bool {
         // Every turn but a pass moves bricks one way for good: no position repeats.
         false
+    }
+
+    /// Building turns each fill an empty cell at least; clearing turns each
+    /// take back a brick at least, with fewer than `players` passes between.
+    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        let players = position.players() as u32;
+        let empty = position.empty().count();
+        let bricks: u32 = position.seats().map(|seat| position.bricks(seat).count()).sum();
+        Some(empty + (bricks + empty) * players + players)
     }
 
     fn expected_moves_left(&self, position: &Position) -> u32 {

@@ -128,7 +128,10 @@ impl Session for PoldrSession {
                 .collect();
             lines.push(format!("{} {}", rank + 1, cells.join(" ")));
         }
-        lines.push(format!("  {}", (0..size).map(|file| ((b'a' + file) as char).to_string()).collect::<Vec<_>>().join(" ")));
+        lines.push(format!(
+            "  {}",
+            (0..size).map(|file| ((b'a' + file) as char).to_string()).collect::<Vec<_>>().join(" ")
+        ));
         lines.push(format!("fen {position}"));
         let phase = if position.phase().number() == 2 || position.is_blocked() { "clearing" } else { "building" };
         lines.push(format!("turn {} (phase {phase}, ply {})", position.mover().name(), position.ply()));

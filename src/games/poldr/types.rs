@@ -57,7 +57,9 @@ pub enum CellParseError {
 impl fmt::Display for CellParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CellParseError::Malformed(text) => write!(f, "'{text}' is not a cell: write a file a-i and a rank 1-9, as c3"),
+            CellParseError::Malformed(text) => {
+                write!(f, "'{text}' is not a cell: write a file a-i and a rank 1-9, as c3")
+            }
         }
     }
 }
