@@ -13,6 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use podium::games::pods::{Game, Outcome, Position, Rotation, Rules, Side, Variant};
+use podium::games::poldr;
 use protocol_common::{EngineProcess, INFO_FORM, REPLY_TIMEOUT, has_form};
 
 /// One line must come, of exactly this form.
@@ -31,6 +32,8 @@ struct Match {
     options: Vec<(&'static str, &'static str)>,
     clock: [i64; 2],
     increment: i64,
+    /// The opening as a position line (`position fen`), or `startpos`.
+    opening: Option<String>,
 }
 
 impl Match {
@@ -40,6 +43,7 @@ impl Match {
             options,
             clock: [clock_ms; 2],
             increment: increment_ms,
+            opening: None,
         }
     }
 
@@ -63,24 +67,22 @@ impl Match {
         }
     }
 
-    fn position_command(moves: &[String]) -> String {
-        if moves.is_empty() {
-            "position startpos".to_string()
-        } else {
-            format!("position startpos moves {}", moves.join(" "))
-        }
+    fn position_command(&self, moves: &[String]) -> String {
+        let start = self.opening.as_ref().map_or("startpos".to_string(), |line| format!("fen {line}"));
+        if moves.is_empty() { format!("position {start}") } else { format!("position {start} moves {}", moves.join(" ")) }
     }
 
     /// cutegames' `is_p1_turn`: always asked of engine 1.
     fn is_p1_turn(&mut self, moves: &[String]) -> bool {
+        let command = self.position_command(moves);
         let engine = &mut self.engines[0];
-        engine.send(&Self::position_command(moves));
+        engine.send(&command);
         engine.send("query p1turn");
         expect_answer(engine, "true|false") == "true"
     }
 
-    fn is_gameover(engine: &mut EngineProcess, moves: &[String]) -> bool {
-        engine.send(&Self::position_command(moves));
+    fn is_gameover(engine: &mut EngineProcess, command: &str) -> bool {
+        engine.send(command);
         engine.send("query gameover");
         expect_answer(engine, "true|false") == "true"
     }
@@ -99,7 +101,9 @@ impl Match {
             engine.send("uginewgame");
         }
         let mut moves: Vec<String> = Vec::new();
-        assert!(self.is_p1_turn(&moves), "White (p1) moves first");
+        if self.opening.is_none() {
+            assert!(self.is_p1_turn(&moves), "the first player moves first");
+        }
         loop {
             let p1_turn = self.is_p1_turn(&moves);
             let us = if p1_turn { 0 } else { 1 };
@@ -107,10 +111,11 @@ impl Match {
                 "go p1time {} p2time {} p1inc {} p2inc {}",
                 self.clock[0], self.clock[1], self.increment, self.increment
             );
+            let command = self.position_command(&moves);
             let engine = &mut self.engines[us];
             Self::is_ready(engine);
-            engine.send(&Self::position_command(&moves));
-            if Self::is_gameover(engine, &moves) {
+            engine.send(&command);
+            if Self::is_gameover(engine, &command) {
                 break;
             }
             let sent = Instant::now();
@@ -135,11 +140,12 @@ impl Match {
         }
         // Both engines must agree on the end and the result.
         let mut answers = Vec::new();
+        let command = self.position_command(&moves);
         for engine in &mut self.engines {
             Self::is_ready(engine);
-            engine.send(&Self::position_command(&moves));
-            let gameover = Self::is_gameover(engine, &moves);
-            engine.send(&Self::position_command(&moves));
+            engine.send(&command);
+            let gameover = Self::is_gameover(engine, &command);
+            engine.send(&command);
             engine.send("query result");
             answers.push((gameover, expect_answer(engine, "p1win|p2win|draw|none")));
         }
@@ -195,5 +201,36 @@ fn an_advanced_game_as_cutegames_plays_it() {
     game.init();
     let (moves, result) = game.play_game();
     assert_eq!(result, library_result(Variant::Advanced, 80, &moves), "moves: {moves:?}");
+    game.quit();
+}
+
+/// The result the POLD.R rules give the same moves from `opening`.
+fn poldr_result(opening: &str, moves: &[String]) -> &'static str {
+    let mut position: poldr::Position = opening.parse().expect("a position line");
+    for mv in moves {
+        position.try_play(mv.parse().expect("a move")).expect("a legal move");
+    }
+    match position.outcome().map(|outcome| outcome.winner) {
+        Some(poldr::Seat::Blue) => "p1win",
+        Some(poldr::Seat::Yellow) => "p2win",
+        Some(poldr::Seat::Red) => "p3win",
+        None => "none",
+    }
+}
+
+#[test]
+fn poldr_games_as_cutegames_plays_them_from_openings() {
+    // cutegames only sends options from its settings file ("Game": "poldr")
+    // and openings as position lines.
+    let options = vec![("hash", "16"), ("threads", "1"), ("game", "poldr")];
+    let mut game = Match::new(options, 2000, 20);
+    game.init();
+    for opening in ["5/5/5/5/5 b 16,16 1 0 -,-", "5/5/2P2/1b3/B4 y 15,16 1 1 1,-", "6/6/6/6/6/6 b 16,16 1 0 -,-"] {
+        game.opening = Some(opening.to_string());
+        game.clock = [2000; 2];
+        let (moves, result) = game.play_game();
+        assert!(!moves.is_empty());
+        assert_eq!(result, poldr_result(opening, &moves), "from {opening}, moves: {moves:?}");
+    }
     game.quit();
 }

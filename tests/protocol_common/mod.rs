@@ -203,11 +203,18 @@ pub fn has_form(pattern: &str, line: &str) -> bool {
     at == words.len()
 }
 
-/// `A@c3` (any pod letter, either case) or `c3c5`.
+/// A Pods move, `A@c3` (any pod letter, either case) or `c3c5`, or a
+/// POLD.R move, `Pc3`, `Mc5`, `Pc3Mc5` or `pass`.
 pub fn is_move(word: &str) -> bool {
     let point = |bytes: &[u8]| matches!(bytes, [b'a'..=b'f', b'1'..=b'6']);
+    let cell = |bytes: &[u8]| matches!(bytes, [b'a'..=b'i', b'1'..=b'9']);
+    if word == "pass" {
+        return true;
+    }
     match word.as_bytes() {
         [pod, b'@', to @ ..] => pod.is_ascii_alphabetic() && point(to),
+        [b'P', pawn @ .., b'M', _, _] if word.len() == 6 => cell(pawn) && cell(&word.as_bytes()[4..]),
+        [b'P' | b'M', to @ ..] => cell(to),
         [from @ .., _, _] if word.len() == 4 => point(from) && point(&word.as_bytes()[2..]),
         _ => false,
     }
