@@ -1,0 +1,166 @@
+//! POLD.R through the real binary: selecting it by `newgame` and by options,
+//! position lines, moves, every query, the picture, the evaluation, perft,
+//! searches, and bad input that leaves the previous position in place.
+
+mod protocol_common;
+
+use std::time::Duration;
+
+use podium::games::poldr::{Position, perft};
+use protocol_common::{EngineProcess, check_search_output};
+
+const START: &str = "5/5/5/5/5 b 16,16 1 0 -,-";
+
+/// The position line the rules library reaches from `start` with `moves`.
+fn expected_line(start: &str, moves: &[&str]) -> String {
+    let mut position: Position = start.parse().expect("a valid start");
+    for mv in moves {
+        position.try_play(mv.parse().expect("a move")).expect("a legal move");
+    }
+    position.to_string()
+}
+
+#[test]
+fn newgame_poldr_selects_the_game_with_its_settings() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), START);
+    engine.send("newgame poldr players 3 size 6 bricks 9");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), "6/6/6/6/6/6 b 9,9,9 1 0 -,-,-");
+    // What newgame does not name keeps its value.
+    engine.send("newgame poldr players 2");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), "6/6/6/6/6/6 b 9,9 1 0 -,-");
+    engine.send("newgame standard");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), protocol_common::START);
+    assert_eq!(engine.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn options_alone_select_poldr_as_cutegames_sends_them() {
+    let mut engine = EngineProcess::start();
+    for line in ["setoption name Game value poldr", "setoption name Size value 4", "setoption name Bricks value 3"] {
+        engine.send(line);
+    }
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), "4/4/4/4 b 3,3 1 0 -,-");
+    engine.send("setoption name Players value 3");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), "4/4/4/4 b 3,3,3 1 0 -,-,-");
+    let errors = {
+        engine.send("setoption name Game value chess");
+        engine.send("setoption name Size value 10");
+        engine.sync()
+    };
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors.iter().all(|line| line.starts_with("info string error: ")), "{errors:?}");
+}
+
+#[test]
+fn moves_queries_and_position_lines() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    let moves = ["Pc3Me5", "Ma1", "pe1"];
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(engine.query("fen"), expected_line(START, &moves));
+    assert_eq!(engine.query("turn"), "p2");
+    assert_eq!(engine.query("p1turn"), "false");
+    assert_eq!(engine.query("gameover"), "false");
+    assert_eq!(engine.query("result"), "none");
+    assert_eq!(engine.query("islegal Pa3"), "true");
+    assert_eq!(engine.query("islegal Pb3"), "false");
+    assert_eq!(engine.query("islegal Pc3Me5"), "false");
+    assert_eq!(engine.query("islegal nonsense"), "false");
+    // A position line of the game, then its moves.
+    let line = expected_line(START, &moves);
+    engine.send(&format!("position fen {line} moves Pa3"));
+    assert_eq!(engine.query("fen"), expected_line(START, &["Pc3Me5", "Ma1", "Pe1", "Pa3"]));
+    assert_eq!(engine.query("turn"), "p1");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn the_last_brick_wins_and_is_reported() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr bricks 3");
+    engine.send("position startpos moves Pa1Me5");
+    assert_eq!(engine.query("gameover"), "true");
+    assert_eq!(engine.query("result"), "p1win");
+    let (infos, mv) = engine.search("go depth 3", Duration::from_secs(10));
+    assert_eq!(mv, "(none)", "{infos:?}");
+}
+
+#[test]
+fn an_illegal_move_loses_for_the_player_who_tried_it() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    engine.send("position startpos moves Pc3Me5 Mc4");
+    let errors = engine.sync();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("info string error: illegal move Mc4 at index 1: "), "{errors:?}");
+    assert_eq!(engine.query("fen"), expected_line(START, &["Pc3Me5"]));
+    assert_eq!(engine.query("gameover"), "true");
+    assert_eq!(engine.query("result"), "p1win");
+}
+
+#[test]
+fn a_bad_or_foreign_position_line_keeps_the_previous_position() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    engine.send("position startpos moves Pc3Me5");
+    let before = engine.query("fen");
+    engine.send("position fen 5/5/5/5/5 y 16,16 1 0 -,-");
+    engine.send(&format!("position fen {}", protocol_common::START));
+    let errors = engine.sync();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[0].contains("Yellow") || errors[0].contains("side"), "{errors:?}");
+    assert!(errors[1].contains("this is a Pods position"), "{errors:?}");
+    assert_eq!(engine.query("fen"), before);
+    // And the reverse: a POLD.R line while Pods is selected.
+    engine.send("newgame standard");
+    engine.send(&format!("position fen {START}"));
+    let errors = engine.sync();
+    assert!(errors.len() == 1 && errors[0].contains("this is a POLD.R position"), "{errors:?}");
+}
+
+#[test]
+fn picture_moves_eval_and_perft() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    engine.send("position startpos moves Pa1Me5");
+    engine.send("d");
+    let picture = engine.sync();
+    assert_eq!(picture[0], "5 . . . . B", "{picture:?}");
+    assert_eq!(picture[3], "2 . b . . .", "{picture:?}");
+    assert_eq!(picture[4], "1 P . . . .", "{picture:?}");
+    assert_eq!(picture[5], "  a b c d e", "{picture:?}");
+    assert!(picture.iter().any(|line| line == "reserves Blue 13, Yellow 16"), "{picture:?}");
+    engine.send("moves");
+    let moves = engine.sync();
+    let position = expected_line(START, &["Pa1Me5"]).parse::<Position>().unwrap();
+    assert_eq!(moves[0].split(' ').count() as u64, perft(&position, 1), "{moves:?}");
+    engine.send("eval");
+    assert!(engine.sync()[0].starts_with("eval Yellow to move: score "));
+    engine.send("go perft 2");
+    let lines = engine.sync();
+    assert_eq!(lines.last().map(String::as_str), Some(format!("nodes {}", perft(&position, 2)).as_str()));
+}
+
+#[test]
+fn searches_answer_legal_moves_and_prove_small_games() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr size 4");
+    engine.send("position startpos");
+    let (infos, mv) = engine.search("go depth 4", Duration::from_secs(20));
+    check_search_output(&infos, &mv);
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+    // Three bricks on 5x5: Blue fills a three-cell interval at once.
+    engine.send("newgame poldr size 5 bricks 3");
+    engine.send("position startpos");
+    let (infos, mv) = engine.search("go movetime 2000", Duration::from_secs(20));
+    check_search_output(&infos, &mv);
+    assert!(infos.last().unwrap().contains(" score mate 1 "), "{infos:?}");
+}
