@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::games::pods::PodsGame;
 use crate::games::pods::{Game, Move, Position, Rotation, Rules, Variant, perft};
+use crate::games::poldr::{self, PoldrGame};
 use crate::search::{Limits, Searcher};
 
 /// Deep enough to exercise the whole search, short enough for a few seconds.
@@ -77,6 +78,53 @@ pub const POSITIONS: [BenchPosition; 16] = [
         "I1C1NJ/LMA2B/2g1k1/mK2G1/1F1i1b/n2a2 w DHcdefhjl 0 30",
     ),
 ];
+
+/// POLD.R bench positions, reached by seeded random play: starts, building
+/// and clearing phases, 5x5 to 7x7, two and three players.
+pub const POLDR_POSITIONS: [&str; 8] = [
+    "5/5/5/5/5 b 16,16 1 0 -,-",
+    "5/1yyY1/bbyb1/byB2/P4 b 12,12 1 6 5,6",
+    "2bb1/Bbb1y/b1byy/bbyyy/PyyyY b 8,7 1 12 11,12",
+    "6/B5/bb4/b5/b2y2/2PyY1 b 12,14 1 4 3,4",
+    "1yyyy1/3Yyy/2yy1y/1bby1y/By1Pby/1bbbb1 b 9,3 2 14 13,12",
+    "PbB4/yyb1bb1/y1Ybby1/y2b1b1/1yybyy1/3b3/2y4 b 6,6 1 10 9,10",
+    "RrYy1/1rybb/2y1b/ry1rb/BbbbP b 9,12,12 1 9 7,8,9",
+    "3y2/Bb1yyY/1brbb1/b1r3/1yry2/PrRrr1 b 11,11,10 1 12 10,11,12",
+];
+
+/// The depth POLD.R bench positions are searched to.
+pub const POLDR_DEPTH: u32 = 7;
+
+/// One POLD.R bench position's result.
+pub struct PoldrBenchRun {
+    pub line: &'static str,
+    pub best_move: Option<poldr::Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Searches every POLD.R bench position to `depth` with a fresh searcher each.
+pub fn run_poldr(depth: u32, mut each: impl FnMut(usize, &PoldrBenchRun)) -> BenchTotal {
+    let mut total = BenchTotal { nodes: 0, elapsed: Duration::ZERO };
+    for (index, &line) in POLDR_POSITIONS.iter().enumerate() {
+        let root: poldr::Position = match line.parse() {
+            Ok(root) => root,
+            Err(error) => {
+                log::error!("POLD.R bench position {index} does not read: {error}");
+                continue;
+            }
+        };
+        let mut searcher = Searcher::new(HASH_MEGABYTES);
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let started = Instant::now();
+        let result = searcher.search(&PoldrGame::default(), &root, &[], &limits, &AtomicBool::new(false), |_| {});
+        let run = PoldrBenchRun { line, best_move: result.best_move, nodes: result.nodes, elapsed: started.elapsed() };
+        total.nodes += run.nodes;
+        total.elapsed += run.elapsed;
+        each(index, &run);
+    }
+    total
+}
 
 /// What one position of the bench gave.
 pub struct BenchRun<'a> {
@@ -179,5 +227,17 @@ mod tests {
         let first = run(2, |_, _| {}).nodes;
         assert!(first > 0);
         assert_eq!(run(2, |_, _| {}).nodes, first);
+        let poldr = run_poldr(2, |_, _| {}).nodes;
+        assert!(poldr > 0);
+        assert_eq!(run_poldr(2, |_, _| {}).nodes, poldr);
+    }
+
+    #[test]
+    fn every_poldr_line_reads_and_its_game_is_on() {
+        for line in POLDR_POSITIONS {
+            let position: poldr::Position = line.parse().expect(line);
+            assert_eq!(position.to_string(), line);
+            assert!(position.outcome().is_none(), "{line}");
+        }
     }
 }
