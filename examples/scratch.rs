@@ -1,12 +1,26 @@
 use podium::games::poldr::*;
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let line = args.get(1).cloned().unwrap_or("5/5/5/5/5 b 16,16 1 0 -,-".into());
-    let depth: u32 = args.get(2).map(|d| d.parse().unwrap()).unwrap_or(4);
-    let p: Position = line.parse().unwrap();
-    println!("{p}");
-    for d in 1..=depth {
-        let t = std::time::Instant::now();
-        println!("perft {d} = {} ({:?})", perft(&p, d), t.elapsed());
+    let mut seed: u64 = 12345;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for (size, players, plies) in
+        [(5u8, 2u8, 0usize), (5, 2, 6), (5, 2, 12), (6, 2, 4), (6, 2, 14), (7, 2, 10), (5, 3, 9), (6, 3, 12)]
+    {
+        let mut p = Position::start(size, players, 16).unwrap();
+        let mut played = Vec::new();
+        for _ in 0..plies {
+            let m = p.legal_moves();
+            if m.is_empty() {
+                break;
+            }
+            let mv = m[(next() % m.len() as u64) as usize];
+            played.push(mv.to_string());
+            p.play_unchecked(mv);
+        }
+        println!("{} | {} | over {}", played.join(" "), p, p.outcome().is_some());
     }
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Podium arbiter: engine-versus-engine matches and a protocol self-test for Pods engines.
+"""Podium arbiter: engine-versus-engine matches (Pods or POLD.R) and a protocol self-test for Pods engines.
 
     arbiter.py --engine name=new cmd=./target/release/podium \\
                --engine name=base cmd=/path/to/old/podium option.Hash=32 \\
                --variant advanced --games 200 --concurrency 2 --tc 1+0.01
+    arbiter.py --game poldr --size 5 --bricks 16 --engine name=new cmd=./target/release/podium \\
+               --engine name=base cmd=/path/to/old/podium --games 200 --movetime 100 --random-plies 2
     arbiter.py compliance --engine cmd=./target/release/podium
 
 A separate, trusted Podium process (the referee) judges every move and every
@@ -42,6 +44,11 @@ ENGINE_FAULTS = ("illegal move", "crash", "stall", "time forfeit", "protocol err
 
 MOVE_RE = re.compile(r"^(?:[A-Za-z]@[a-f][1-6]|[a-f][1-6][a-f][1-6])$")
 POSITION_RE = re.compile(r"^[1-6A-Za-z/]+ [wb] (?:[A-Z]*[a-z]*|-) (?:0|90|180|270) \d+$")
+# POLD.R (docs/poldr-rules.md section 5): `Pc3Me5` (first turn), `Pc3`, `Mc5`, `pass`; six-field position lines.
+POLDR_MOVE_RE = re.compile(r"^(?:[Pp][a-i][1-9](?:[Mm][a-i][1-9])?|[Mm][a-i][1-9]|pass)$")
+POLDR_POSITION_RE = re.compile(r"^[1-9PBYRbyr/]+ [byr] \d+(?:,\d+){1,2} [12] \d+ (?:\d+|-)(?:,(?:\d+|-)){1,2}$")
+GAMES = ("pods", "poldr")
+POLDR_SIDES = "byr"  # Blue (p1), Yellow (p2), Red (p3)
 OPTION_RE = re.compile(r"^option name (?P<name>.+?) type (?P<type>\S+)(?: .*)?$")
 NO_MOVE = "(none)"
 
@@ -261,6 +268,72 @@ class EngineProcess:
 
 
 # ----------------------------------------------------------------------------
+# The game played
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Which game the match plays, and what the arbiter must know of its notation.
+
+    Pods: two seats, white (p1) and black (p2); results 1-0, 0-1, 1/2-1/2.
+    POLD.R: seats p1 (Blue), p2 (Yellow); results p1win, p2win, never a draw."""
+    game: str = "pods"
+    variant: str = "standard"  # Pods
+    players: int = 2  # POLD.R
+    size: int = 5  # POLD.R
+    bricks: int = 16  # POLD.R
+
+    @property
+    def poldr(self) -> bool:
+        return self.game == "poldr"
+
+    @property
+    def seat_keys(self) -> tuple[str, ...]:
+        """The seats in turn order, as keys of clocks, times and records."""
+        if self.poldr:
+            return tuple(f"p{seat + 1}" for seat in range(self.players))
+        return WHITE, BLACK
+
+    @property
+    def move_re(self) -> re.Pattern:
+        return POLDR_MOVE_RE if self.poldr else MOVE_RE
+
+    @property
+    def position_re(self) -> re.Pattern:
+        return POLDR_POSITION_RE if self.poldr else POSITION_RE
+
+    def engine_options(self) -> list[tuple[str, str]]:
+        """The options that select the game, set on every engine and on the referee."""
+        if self.poldr:
+            return [("Game", "poldr"), ("Players", str(self.players)), ("Size", str(self.size)),
+                    ("Bricks", str(self.bricks))]
+        return [("Variant", self.variant)]
+
+    def side_to_move(self, fen: str) -> str:
+        if self.poldr:
+            return f"p{POLDR_SIDES.index(fen_fields(fen)[1]) + 1}"
+        return side_to_move(fen)
+
+    def win_for(self, seat: str) -> str:
+        return f"{seat}win" if self.poldr else win_for(seat)
+
+    def other(self, seat: str) -> str:
+        """The opponent of a two-player game."""
+        first, second = self.seat_keys
+        return second if seat == first else first
+
+    def describe(self) -> str:
+        if self.poldr:
+            return f"POLD.R {self.players} players, size {self.size}, bricks {self.bricks}"
+        return self.variant
+
+
+def as_rules(game: GameRules | str) -> GameRules:
+    """A Pods variant name stands for Pods with that variant."""
+    return game if isinstance(game, GameRules) else GameRules("pods", variant=game)
+
+
+# ----------------------------------------------------------------------------
 # Engines speaking the protocol
 
 
@@ -364,20 +437,29 @@ class UgiEngine:
 class Player(UgiEngine):
     """A playing engine: restarted when broken, asked for one move at a time."""
 
-    def __init__(self, spec: EngineSpec, variant: str, timeouts: Timeouts, transcript: Transcript | None = None):
+    def __init__(self, spec: EngineSpec, game: GameRules | str, timeouts: Timeouts,
+                 transcript: Transcript | None = None):
         super().__init__(spec.argv, spec.name, timeouts, spec.cwd, transcript)
         self.spec = spec
-        self.variant = variant
+        self.rules = as_rules(game)
+        self.variant = self.rules.variant
 
     def launch(self) -> None:
         self.start()
-        self.set_option("Variant", self.variant)
+        for name, value in self.rules.engine_options():
+            self.set_option(name, value)
         for name, value in self.spec.options.items():
             self.set_option(name, value)
         self.sync()
 
     def undeclared_options(self) -> list[str]:
         return [name for name in self.spec.options if name.lower() not in self.options]
+
+    def undeclared_game_options(self) -> list[str]:
+        """The options selecting the game that the engine does not declare (Pods: none are required)."""
+        if not self.rules.poldr:
+            return []
+        return [name for name, _ in self.rules.engine_options() if name.lower() not in self.options]
 
     def prepare_for_game(self) -> None:
         """A responsive engine that knows a new game starts; a dead one is started afresh."""
@@ -405,19 +487,19 @@ class Player(UgiEngine):
             except ReadTimeout:
                 reason = "stall" if limit is None else "time forfeit"
                 raise EngineFault(reason, f"no bestmove within {wait * 1000:.0f} ms") from None
-            move = parse_search_output(line)
+            move = parse_search_output(line, self.rules.move_re)
             if move is not None:
                 return move, stamp - sent
 
 
-def parse_search_output(line: str) -> str | None:
+def parse_search_output(line: str, move_re: re.Pattern = MOVE_RE) -> str | None:
     """The move of a `bestmove` line, None for harmless lines; garbage is a protocol error."""
     words = line.split()
     if not words or words[0] in ("info", "readyok"):
         return None
     well_formed = (words[0] == "bestmove" and len(words) in (2, 4)
                    and (len(words) == 2 or words[2] == "ponder")
-                   and (words[1] == NO_MOVE or MOVE_RE.match(words[1])))
+                   and (words[1] == NO_MOVE or move_re.match(words[1])))
     if not well_formed:
         raise EngineFault("protocol error", f"unexpected output {line[:80]!r}")
     return words[1]
@@ -426,9 +508,11 @@ def parse_search_output(line: str) -> str | None:
 class Referee(UgiEngine):
     """The trusted judge: legality, game end and result come from here, never from the players."""
 
-    def __init__(self, argv: list[str], variant: str, timeouts: Timeouts, transcript: Transcript | None = None):
+    def __init__(self, argv: list[str], game: GameRules | str, timeouts: Timeouts,
+                 transcript: Transcript | None = None):
         super().__init__(argv, "referee", timeouts, None, transcript)
-        self.variant = variant
+        self.rules = as_rules(game)
+        self.variant = self.rules.variant
         self._has_moves_command: bool | None = None
 
     @contextlib.contextmanager
@@ -441,7 +525,8 @@ class Referee(UgiEngine):
     def launch(self) -> None:
         with self._judging():
             self.start()
-            self.set_option("Variant", self.variant)
+            for name, value in self.rules.engine_options():
+                self.set_option(name, value)
             self.sync()
 
     def new_game(self) -> None:
@@ -449,7 +534,7 @@ class Referee(UgiEngine):
             self.send("uginewgame")
 
     def start_fen(self) -> str:
-        """The variant's start position line, as the referee writes it."""
+        """The game's (or variant's) start position line, as the referee writes it."""
         with self._judging():
             self.send("position startpos")
         return self.fen()
@@ -484,13 +569,17 @@ class Referee(UgiEngine):
 
     def result(self) -> str:
         answer = self.ask("result")[0]
-        if answer not in ("p1win", "p2win", "draw", "none"):
+        if self.rules.poldr:  # no draws in POLD.R
+            allowed = {"none", *(self.rules.win_for(seat) for seat in self.rules.seat_keys)}
+        else:
+            allowed = {"p1win", "p2win", "draw", "none"}
+        if answer not in allowed:
             raise RefereeError(f"referee gave a bad result {answer!r}")
         return answer
 
     def fen(self) -> str:
         answer = self.ask("fen")[0]
-        if not POSITION_RE.match(answer):
+        if not self.rules.position_re.match(answer):
             raise RefereeError(f"referee gave a bad position line {answer!r}")
         return answer
 
@@ -502,6 +591,8 @@ class Referee(UgiEngine):
             self._has_moves_command = listed is not None
             if listed is not None:
                 return sorted(listed)
+        if self.rules.poldr:
+            raise RefereeError("the referee has no `moves` command, needed for random POLD.R openings")
         current = self.fen()
         candidates = candidate_moves(current, self.variant)
         answers = self.ask(*(f"islegal {move}" for move in candidates), errors_allowed=True)
@@ -518,7 +609,7 @@ class Referee(UgiEngine):
                 words = line.split()
                 if words == [NO_MOVE]:
                     listed = []
-                elif words and all(MOVE_RE.match(word) for word in words):
+                elif words and all(self.rules.move_re.match(word) for word in words):
                     listed = words
             return listed
 
@@ -595,6 +686,16 @@ def candidate_moves(fen: str, variant: str) -> list[str]:
     return candidates
 
 
+def poldr_reserves(fen: str) -> list[int]:
+    """POLD.R: the bricks in each reserve, in seat order."""
+    return [int(count) for count in fen_fields(fen)[2].split(",")]
+
+
+def poldr_shape(fen: str) -> tuple[int, int]:
+    """POLD.R: (board size, number of players) of a position line."""
+    return len(fen_fields(fen)[0].split("/")), len(poldr_reserves(fen))
+
+
 # ----------------------------------------------------------------------------
 # Openings
 
@@ -609,7 +710,8 @@ class Opening:
 class OpeningBook:
     """The opening of every game pair, reproducible from the seed and the pair number alone."""
 
-    def __init__(self, start_fen: str, rotation: str, random_plies: int, seed: int, lines: list[str] | None = None):
+    def __init__(self, start_fen: str, rotation: str | None, random_plies: int, seed: int,
+                 lines: list[str] | None = None):
         self.start_fen = start_fen
         self.rotation = rotation
         self.random_plies = random_plies
@@ -628,6 +730,8 @@ class OpeningBook:
     def _base(self, pair: int, rng: random.Random) -> str:
         if self.lines:
             return self.lines[pair % len(self.lines)]
+        if self.rotation is None:  # a game without rotations (POLD.R)
+            return self.start_fen
         rotation = rng.choice(ROTATIONS) if self.rotation == "random" else int(self.rotation)
         return with_rotation(self.start_fen, rotation)
 
@@ -667,16 +771,19 @@ class TimeControl:
 class GameClock:
     """What each side may still use; the arbiter's own measurement is the only one that counts."""
 
-    def __init__(self, control: TimeControl, margin_ms: int):
+    def __init__(self, control: TimeControl, margin_ms: int, seats: tuple[str, ...] = (WHITE, BLACK)):
         self.control = control
         self.margin_ms = margin_ms
-        self.remaining = {WHITE: float(control.base_ms), BLACK: float(control.base_ms)}
+        self.seats = seats  # in turn order: p1, p2, ...
+        self.remaining = {seat: float(control.base_ms) for seat in seats}
 
     def go_command(self) -> str:
         control = self.control
         if control.kind == "tc":
-            white, black = (max(0, int(self.remaining[c])) for c in (WHITE, BLACK))
-            return f"go p1time {white} p2time {black} p1inc {control.inc_ms} p2inc {control.inc_ms}"
+            times = " ".join(f"p{number}time {max(0, int(self.remaining[seat]))}"
+                             for number, seat in enumerate(self.seats, 1))
+            incs = " ".join(f"p{number}inc {control.inc_ms}" for number in range(1, len(self.seats) + 1))
+            return f"go {times} {incs}"
         return f"go {control.kind} {control.value}"
 
     def limit_seconds(self, colour: str) -> float | None:
@@ -720,18 +827,18 @@ def parse_tc(text: str) -> TimeControl:
 class GameSpec:
     index: int
     pair: int
-    white: int  # index into the engine list
-    black: int
+    white: int  # index into the engine list (POLD.R: the p1 seat)
+    black: int  # (POLD.R: the p2 seat)
 
 
 def game_specs(games: int) -> list[GameSpec]:
-    """Game 2p and 2p+1 share opening p with colours swapped; the first engine is White in 2p."""
+    """Game 2p and 2p+1 share opening p with colours swapped; the first engine is White (p1) in 2p."""
     return [GameSpec(index, index // 2, index % 2, 1 - index % 2) for index in range(games)]
 
 
 @dataclass
 class Ending:
-    result: str  # "1-0", "0-1" or "1/2-1/2"
+    result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win" or "p2win"
     reason: str
     detail: str = ""
 
@@ -745,7 +852,9 @@ def other(colour: str) -> str:
 
 
 class GameRunner:
-    """Plays one game: players propose moves, the referee decides everything."""
+    """Plays one game: players propose moves, the referee decides everything.
+
+    Seats are keyed white/black in Pods and p1/p2 in POLD.R (GameRules.seat_keys)."""
 
     def __init__(self, spec: GameSpec, opening: Opening, seats: dict[str, Player], referee: Referee,
                  settings: MatchSettings, stop: threading.Event):
@@ -754,12 +863,13 @@ class GameRunner:
         self.seats = seats
         self.referee = referee
         self.settings = settings
+        self.rules = settings.rules
         self.stop = stop
-        self.clock = GameClock(settings.time_control, settings.margin_ms)
+        self.clock = GameClock(settings.time_control, settings.margin_ms, self.rules.seat_keys)
         self.moves: list[str] = []
-        self.used_ms = {WHITE: 0.0, BLACK: 0.0}
+        self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
         self.seen: Counter[str] = Counter()
-        self.to_move, self.ply = WHITE, 0  # set from the referee's position line before each move
+        self.to_move, self.ply = self.rules.seat_keys[0], 0  # set from the referee's position line before each move
 
     def run(self) -> dict | None:
         """The game's record, or None when the match was stopped during it."""
@@ -775,7 +885,7 @@ class GameRunner:
         return self._record(ending)
 
     def _prepare_players(self) -> Ending | None:
-        for colour in (WHITE, BLACK):
+        for colour in self.rules.seat_keys:
             try:
                 self.seats[colour].prepare_for_game()
             except EngineFault as fault:
@@ -787,6 +897,11 @@ class GameRunner:
         self.referee.set_position(self.opening.fen, self.moves)
         over = self.referee.game_over()
         fen = self.referee.fen()
+        if self.rules.poldr:  # no repetitions, no draws: every POLD.R game ends by the rules
+            if over:
+                return self._poldr_ending(self.referee.result(), fen)
+            self.to_move, self.ply = self.rules.side_to_move(fen), ply_of(fen)
+            return None
         self.seen[repetition_key(fen)] += 1
         repeated = self.seen[repetition_key(fen)] >= 3
         if over:
@@ -807,6 +922,17 @@ class GameRunner:
         if self.settings.variant == "advanced" and not hand_of(fen, winner):
             return Ending(win_for(winner), "hand emptied")
         return Ending(win_for(winner), "no legal move")
+
+    def _poldr_ending(self, result: str, fen: str) -> Ending:
+        """POLD.R ends by a last brick laid in phase 1, or when nobody can clear: the most bricks win."""
+        if result not in [self.rules.win_for(seat) for seat in self.rules.seat_keys]:
+            raise RefereeError(f"referee says the POLD.R game is over but gives result {result!r}")
+        reserves = poldr_reserves(fen)
+        winner = self.rules.seat_keys.index(result[:-len("win")])
+        if reserves[winner] == 0:
+            return Ending(result, "last brick", f"reserves {fen_fields(fen)[2]}")
+        tied = reserves.count(reserves[winner]) > 1
+        return Ending(result, "most bricks", f"reserves {fen_fields(fen)[2]}" + (", tie to the first" if tied else ""))
 
     def _play_move(self) -> Ending | None:
         colour = self.to_move
@@ -832,9 +958,12 @@ class GameRunner:
     def _forfeit(self, colour: str, fault: EngineFault) -> Ending:
         if fault.reason != "illegal move":
             self.seats[colour].kill()  # crashed, hung or confused: a fresh process next game
-        return Ending(win_for(other(colour)), fault.reason, f"{self.seats[colour].spec.name}: {fault.detail}")
+        return Ending(self.rules.win_for(self.rules.other(colour)), fault.reason,
+                      f"{self.seats[colour].spec.name}: {fault.detail}")
 
     def _record(self, ending: Ending) -> dict:
+        if self.rules.poldr:
+            return self._poldr_record(ending)
         return {
             "game": self.spec.index,
             "pair": self.spec.pair,
@@ -849,6 +978,31 @@ class GameRunner:
             "reason": ending.reason,
             "detail": ending.detail,
             "time_ms": {WHITE: round(self.used_ms[WHITE]), BLACK: round(self.used_ms[BLACK])},
+            "time_control": self.settings.time_control.describe(),
+            "seed": self.settings.seed,
+            "finished": datetime.datetime.now().isoformat(timespec="seconds"),
+        }
+
+    def _poldr_record(self, ending: Ending) -> dict:
+        """"game" names the game here; the game's number is "index"."""
+        rules, keys = self.rules, self.rules.seat_keys
+        return {
+            "game": "poldr",
+            "index": self.spec.index,
+            "pair": self.spec.pair,
+            "seats": [self.seats[seat].spec.name for seat in keys],
+            "players": rules.players,
+            "size": rules.size,
+            "bricks": rules.bricks,
+            "opening": self.opening.fen,
+            "opening_base": self.opening.base,
+            "opening_moves": list(self.opening.moves),
+            "moves": self.moves,
+            "result": ending.result,
+            "winner": self.seats[ending.result[:-len("win")]].spec.name,
+            "reason": ending.reason,
+            "detail": ending.detail,
+            "time_ms": {seat: round(self.used_ms[seat]) for seat in keys},
             "time_control": self.settings.time_control.describe(),
             "seed": self.settings.seed,
             "finished": datetime.datetime.now().isoformat(timespec="seconds"),

@@ -24,8 +24,8 @@ use podium::search::{Limits, Searcher};
 #[command(
     name = "podium",
     version,
-    about = "Podium, a game engine for Pods.",
-    long_about = "Podium, a game engine for Pods. With no subcommand it speaks UGI (and UCI's handshake) on \
+    about = "Podium, a game engine for Pods and POLD.R.",
+    long_about = "Podium, a game engine for Pods and POLD.R. With no subcommand it speaks UGI (and UCI's handshake) on \
                   stdin/stdout: see protocol.md. Logs go to stderr; set RUST_LOG=debug to see every line."
 )]
 struct Cli {

@@ -69,7 +69,11 @@ impl Match {
 
     fn position_command(&self, moves: &[String]) -> String {
         let start = self.opening.as_ref().map_or("startpos".to_string(), |line| format!("fen {line}"));
-        if moves.is_empty() { format!("position {start}") } else { format!("position {start} moves {}", moves.join(" ")) }
+        if moves.is_empty() {
+            format!("position {start}")
+        } else {
+            format!("position {start} moves {}", moves.join(" "))
+        }
     }
 
     /// cutegames' `is_p1_turn`: always asked of engine 1.
