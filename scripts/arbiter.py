@@ -932,7 +932,7 @@ class GameRunner:
         if reserves[winner] == 0:
             return Ending(result, "last brick", f"reserves {fen_fields(fen)[2]}")
         tied = reserves.count(reserves[winner]) > 1
-        return Ending(result, "most bricks", f"reserves {fen_fields(fen)[2]}" + (", tie to the first" if tied else ""))
+        return Ending(result, "most bricks", f"reserves {fen_fields(fen)[2]}" + (", tie broken: reached first" if tied else ""))
 
     def _play_move(self) -> Ending | None:
         colour = self.to_move
@@ -1045,6 +1045,18 @@ def elo_with_margin(counts: list[float], values: tuple[float, ...]) -> tuple[flo
     return elo, (elo_from_score(mean + spread) - elo_from_score(mean - spread)) / 2
 
 
+def wilson_interval(wins: int, games: int) -> tuple[float, float]:
+    """95% Wilson score interval of a win share (sound for small samples and shares near 0 or 1):
+    (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), p = wins / games."""
+    if games == 0:
+        return 0.0, 1.0
+    share, z2 = wins / games, Z_95 ** 2
+    centre = share + z2 / (2 * games)
+    spread = Z_95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games ** 2))
+    scale = 1 + z2 / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
 def likelihood_of_superiority(wins: int, losses: int) -> float:
     """LOS from wins and losses (draws carry no information): 0.5 * (1 + erf((W-L) / sqrt(2(W+L))))."""
     if wins + losses == 0:
@@ -1096,6 +1108,7 @@ class Tally:
         self.first = first
         self.wins = self.losses = self.draws = 0
         self.faults: Counter[tuple[str, str]] = Counter()  # (engine, reason)
+        self.seat_wins: Counter[str] = Counter()  # POLD.R: "p1", "p2" -> games won from that seat
         self._pair_points: dict[int, list[float]] = {}
 
     def add(self, record: dict) -> None:
@@ -1107,9 +1120,10 @@ class Tally:
         else:
             self.draws += 1
         self._pair_points.setdefault(record["pair"], []).append(points)
+        if is_poldr_record(record):
+            self.seat_wins[record["result"][:-len("win")]] += 1
         if record["reason"] in ENGINE_FAULTS:
-            loser = record["black"] if record["result"] == "1-0" else record["white"]
-            self.faults[(loser, record["reason"])] += 1
+            self.faults[(loser_of(record), record["reason"])] += 1
 
     @property
     def games(self) -> int:
@@ -1130,9 +1144,32 @@ class Tally:
         return counts
 
 
+def is_poldr_record(record: dict) -> bool:
+    return record.get("game") == "poldr"
+
+
+def record_index(record: dict) -> int:
+    """The game's number: "game" in Pods records, "index" in POLD.R records (where "game" is "poldr")."""
+    return record["index"] if is_poldr_record(record) else record["game"]
+
+
+def record_engines(record: dict) -> list[str]:
+    """The engines of a game in seat order (white, black / p1, p2)."""
+    return list(record["seats"]) if is_poldr_record(record) else [record["white"], record["black"]]
+
+
 def points_for(record: dict, name: str) -> float:
+    if is_poldr_record(record):
+        seat = int(record["result"][1:-len("win")]) - 1  # "p2win" -> 1
+        return 1.0 if record["seats"][seat] == name else 0.0
     white_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[record["result"]]
     return white_points if record["white"] == name else 1 - white_points
+
+
+def loser_of(record: dict) -> str:
+    """The engine that lost a decided two-player game."""
+    first, second = record_engines(record)
+    return second if points_for(record, first) == 1 else first
 
 
 def format_elo(elo: float, margin: float) -> str:
@@ -1176,7 +1213,13 @@ def load_records(path: str) -> list[dict]:
                 record = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            if isinstance(record, dict) and {"game", "pair", "white", "black", "result", "reason"} <= record.keys():
+            if not isinstance(record, dict):
+                continue
+            if is_poldr_record(record):
+                needed = {"index", "pair", "seats", "result", "reason"}
+            else:
+                needed = {"game", "pair", "white", "black", "result", "reason"}
+            if needed <= record.keys():
                 records.append(record)
     return records
 
@@ -1189,7 +1232,7 @@ def load_records(path: str) -> list[dict]:
 class MatchSettings:
     engines: list[EngineSpec]
     referee_argv: list[str]
-    variant: str
+    variant: str | None  # Pods; None for POLD.R
     games: int
     concurrency: int
     time_control: TimeControl
@@ -1203,6 +1246,7 @@ class MatchSettings:
     sprt: Sprt | None
     timeouts: Timeouts
     transcript: Transcript
+    rules: GameRules = field(default_factory=GameRules)
 
 
 class Worker(threading.Thread):
@@ -1216,8 +1260,8 @@ class Worker(threading.Thread):
     def run(self) -> None:
         settings = self.match.settings
         transcript = settings.transcript.tagged(f"w{self.number}:")
-        players = [Player(spec, settings.variant, settings.timeouts, transcript) for spec in settings.engines]
-        referee = Referee(settings.referee_argv, settings.variant, settings.timeouts, transcript)
+        players = [Player(spec, settings.rules, settings.timeouts, transcript) for spec in settings.engines]
+        referee = Referee(settings.referee_argv, settings.rules, settings.timeouts, transcript)
         try:
             referee.launch()
             self._play_games(players, referee)
@@ -1239,7 +1283,8 @@ class Worker(threading.Thread):
             except queue.Empty:
                 return
             opening = self.match.book.for_pair(spec.pair, referee)
-            seats = {WHITE: players[spec.white], BLACK: players[spec.black]}
+            first_seat, second_seat = self.match.settings.rules.seat_keys
+            seats = {first_seat: players[spec.white], second_seat: players[spec.black]}
             record = GameRunner(spec, opening, seats, referee, self.match.settings, self.match.stop).run()
             if record is not None:
                 self.match.results.put(("record", record))
@@ -1259,7 +1304,7 @@ class Match:
         self.tally = Tally(self.first)
         for record in recorded:
             self.tally.add(record)
-        done = {record["game"] for record in recorded}
+        done = {record_index(record) for record in recorded}
         self.todo = [spec for spec in game_specs(settings.games) if spec.index not in done]
         self.pending: queue.Queue[GameSpec] = queue.Queue()
         for spec in self.todo:
@@ -1311,10 +1356,16 @@ class Match:
     def progress_line(self, record: dict) -> str:
         tally = self.tally
         elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
-        line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
-                f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
-                f"W-L-D {tally.wins}-{tally.losses}-{tally.draws}, score {100 * tally.score():.1f}%, "
-                f"Elo {format_elo(elo, margin)}")
+        if is_poldr_record(record):
+            line = (f"Game {record['index'] + 1} ({' vs '.join(record['seats'])}): {record['result']} "
+                    f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
+                    f"wins {tally.wins}-{tally.losses}, {self.first} win share {100 * tally.score():.1f}%, "
+                    f"Elo {format_elo(elo, margin)}")
+        else:
+                line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
+                    f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
+                    f"W-L-D {tally.wins}-{tally.losses}-{tally.draws}, score {100 * tally.score():.1f}%, "
+                    f"Elo {format_elo(elo, margin)}")
         if sprt := self.settings.sprt:
             line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
         return line
@@ -1322,12 +1373,13 @@ class Match:
     def report(self) -> str:
         tally, settings = self.tally, self.settings
         penta = tally.pentanomial()
-        lines = [
-            f"Results of {self.first} vs {self.second} ({settings.variant}, {settings.time_control.describe()}, "
-            f"{tally.games} games):",
-            f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points {tally.wins + tally.draws / 2:g}/{tally.games}"
-            f" ({100 * tally.score():.2f}%)",
-        ]
+        lines = [f"Results of {self.first} vs {self.second} ({settings.rules.describe()}, "
+                 f"{settings.time_control.describe()}, {tally.games} games):"]
+        if settings.rules.poldr:
+            lines += self._poldr_win_lines()
+        else:
+            lines.append(f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points "
+                         f"{tally.wins + tally.draws / 2:g}/{tally.games} ({100 * tally.score():.2f}%)")
         if sum(penta):
             elo, margin = elo_with_margin(penta, PAIR_SCORES)
             lines.append(f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)")
@@ -1335,13 +1387,28 @@ class Match:
             elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
             lines.append(f"Elo: {format_elo(elo, margin)} (95%, from single games)")
         lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
-        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}")
+        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
+                     + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
         if settings.sprt:
             lines.append(self._sprt_line(penta))
         for (engine, reason), count in sorted(tally.faults.items()):
             lines.append(f"Faults: {engine} lost {count} by {reason}")
         lines.append(f"Records: {settings.records_path}")
         return "\n".join(lines)
+
+    def _poldr_win_lines(self) -> list[str]:
+        """Per engine: games, wins, win share with its 95% (Wilson) interval; then wins per seat."""
+        tally = self.tally
+        lines = []
+        for name, wins in ((self.first, tally.wins), (self.second, tally.losses)):
+            share = wins / tally.games if tally.games else 0.0
+            low, high = wilson_interval(wins, tally.games)
+            lines.append(f"{name}: {tally.games} games, won {wins}, win share {100 * share:.2f}% "
+                         f"(95% interval {100 * low:.2f}% to {100 * high:.2f}%)")
+        seat_names = ("Blue", "Yellow", "Red")
+        lines.append("Seats: " + ", ".join(f"{seat} ({seat_names[number]}) won {tally.seat_wins[seat]}"
+                                           for number, seat in enumerate(self.settings.rules.seat_keys)))
+        return lines
 
     def _sprt_line(self, penta: list[int]) -> str:
         sprt = self.settings.sprt
@@ -1720,12 +1787,29 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
 
 
+MATCH_EPILOG = """\
+POLD.R (--game poldr): the engines and the referee get `setoption name Game value poldr` and the
+Players, Size and Bricks options. Each opening (the start position after --random-plies random
+moves, or a POLD.R position line of --openings) is played twice, the first engine as p1 (Blue)
+then as p2 (Yellow). Records carry "game": "poldr" (the game's number is then "index"), "seats"
+(engine names in seat order), "result" p1win or p2win, and "time_ms" per seat. POLD.R has no
+draws: the summary gives each engine's games, wins and win share with a 95% (Wilson) interval,
+the wins per seat, and Elo, LOS and --sprt over opening pairs as for Pods (a pair is LL, WL or WW).
+--variant, --rotation and --max-plies are Pods only; --size, --bricks, --players POLD.R only.
+"""
+
+
 def match_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods engines.")
+    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods or POLD.R engines.",
+                            epilog=MATCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
                         "(default: the first engine's cmd)")
-    parser.add_argument("--variant", choices=VARIANTS, default="standard")
+    parser.add_argument("--game", choices=GAMES, default="pods", help="the game played (default pods)")
+    parser.add_argument("--variant", choices=VARIANTS, help="Pods: standard (default) or advanced")
+    parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players (only 2 for now)")
+    parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
+    parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
     parser.add_argument("--games", type=int, default=100, help="number of games (pairs share an opening)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     limits = parser.add_mutually_exclusive_group(required=True)
@@ -1733,11 +1817,11 @@ def match_parser() -> ArgumentParser:
     limits.add_argument("--movetime", type=int, metavar="MS")
     limits.add_argument("--depth", type=int)
     limits.add_argument("--nodes", type=int)
-    parser.add_argument("--max-plies", type=int, default=400, help="adjudicate a draw at this ply (0: never)")
-    parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"], default="0",
-                        help="board rotation of the start position (not used with --openings)")
+    parser.add_argument("--max-plies", type=int, help="Pods: adjudicate a draw at this ply (default 400, 0: never)")
+    parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"],
+                        help="Pods: board rotation of the start position (default 0; not used with --openings)")
     parser.add_argument("--random-plies", type=int, default=0, help="random legal moves opening each pair")
-    parser.add_argument("--openings", metavar="FILE", help="position lines, one per line, used in turn")
+    parser.add_argument("--openings", metavar="FILE", help="position lines of the game, one per line, used in turn")
     parser.add_argument("--seed", type=int, help="seed for rotations and random plies (default: random, "
                         "or the one in the --resume file)")
     parser.add_argument("--records", metavar="FILE", help="JSON lines, one per game (default: timestamped file)")
@@ -1770,7 +1854,33 @@ def time_control_from(args: argparse.Namespace) -> TimeControl:
     raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
 
 
-def read_opening_lines(path: str) -> list[str]:
+def rules_from(args: argparse.Namespace) -> GameRules:
+    """The game and its settings; options of the other game are a usage error."""
+    def given(*names: str) -> list[str]:
+        return [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is not None]
+
+    if args.game == "pods":
+        if wrong := given("players", "size", "bricks"):
+            raise UsageError(f"{', '.join(wrong)}: for POLD.R only, but the game is Pods (add --game poldr)")
+        return GameRules("pods", variant=args.variant or "standard")
+    if wrong := given("variant", "rotation", "max_plies"):
+        raise UsageError(f"{', '.join(wrong)}: for Pods only, not POLD.R (POLD.R has no rotations, "
+                         f"and its games always end, without draws)")
+    players = 2 if args.players is None else args.players
+    size = 5 if args.size is None else args.size
+    bricks = 16 if args.bricks is None else args.bricks
+    if players == 3:
+        raise UsageError("--players 3: three-player POLD.R matches are not supported yet; use --players 2")
+    if players != 2:
+        raise UsageError(f"--players {players}: POLD.R is played by 2 (or, later, 3) players")
+    if not 4 <= size <= 9:
+        raise UsageError(f"--size {size}: POLD.R boards are 4 to 9 cells wide")
+    if not 1 <= bricks <= 40:
+        raise UsageError(f"--bricks {bricks}: POLD.R reserves hold 1 to 40 bricks")
+    return GameRules("poldr", players=players, size=size, bricks=bricks)
+
+
+def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
     try:
         with open(path, encoding="utf-8") as handle:
             lines = [line.strip() for line in handle]
@@ -1780,8 +1890,12 @@ def read_opening_lines(path: str) -> list[str]:
     if not lines:
         raise UsageError(f"--openings {path}: no position lines")
     for number, line in enumerate(lines, 1):
-        if not POSITION_RE.match(line):
-            raise UsageError(f"--openings {path}: line {number} is not a position line: {line!r}")
+        if not rules.position_re.match(line):
+            raise UsageError(f"--openings {path}: line {number} is not a {rules.game} position line: {line!r}")
+        if rules.poldr and poldr_shape(line) != (rules.size, rules.players):
+            size, players = poldr_shape(line)
+            raise UsageError(f"--openings {path}: line {number} has size {size} and {players} players, "
+                             f"but the match has size {rules.size} and {rules.players} players: {line!r}")
     return lines
 
 
@@ -1791,9 +1905,11 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
     engines = [parse_engine(tokens, index) for index, tokens in enumerate(args.engine)]
     if engines[0].name == engines[1].name:
         raise UsageError(f"both engines are named {engines[0].name!r}: give them different name=")
-    if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or args.max_plies < 0:
+    rules = rules_from(args)
+    max_plies = 400 if args.max_plies is None else args.max_plies
+    if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or max_plies < 0:
         raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
-    recorded = resumed_records(args.resume, engines, args.games, args.variant) if args.resume else []
+    recorded = resumed_records(args.resume, engines, args.games, rules) if args.resume else []
     seed = args.seed
     if seed is None:
         seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
@@ -1801,31 +1917,38 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
     settings = MatchSettings(
         engines=engines,
         referee_argv=shlex.split(args.referee) if args.referee else engines[0].argv,
-        variant=args.variant,
+        variant=None if rules.poldr else rules.variant,
         games=args.games,
         concurrency=args.concurrency,
         time_control=time_control_from(args),
         margin_ms=args.timemargin,
-        max_plies=args.max_plies,
-        rotation=args.rotation,
+        max_plies=0 if rules.poldr else max_plies,
+        rotation=None if rules.poldr else args.rotation or "0",
         random_plies=args.random_plies,
         seed=seed,
-        opening_lines=read_opening_lines(args.openings) if args.openings else None,
+        opening_lines=read_opening_lines(args.openings, rules) if args.openings else None,
         records_path=records_path,
         sprt=parse_sprt(args.sprt),
         timeouts=Timeouts(args.startup_timeout, args.ready_timeout, args.stall_timeout),
         transcript=Transcript(args.log),
+        rules=rules,
     )
     return settings, recorded
 
 
-def resumed_records(path: str, engines: list[EngineSpec], games: int, variant: str) -> list[dict]:
+def resumed_records(path: str, engines: list[EngineSpec], games: int, game: GameRules | str) -> list[dict]:
     """The records of an earlier run of this match, one per game index."""
     if not os.path.exists(path):
         raise UsageError(f"--resume {path}: no such file")
+    rules = as_rules(game)
+    if rules.poldr:
+        return resumed_poldr_records(path, engines, games, rules)
+    variant = rules.variant
     names = {engine.name for engine in engines}
     by_game: dict[int, dict] = {}
     for record in load_records(path):
+        if is_poldr_record(record):
+            raise UsageError(f"--resume {path}: game {record['index']} was a POLD.R game (add --game poldr)")
         if {record["white"], record["black"]} != names:
             raise UsageError(f"--resume {path}: game {record['game']} was between other engines "
                              f"({record['white']}, {record['black']})")
@@ -1836,25 +1959,50 @@ def resumed_records(path: str, engines: list[EngineSpec], games: int, variant: s
     return [by_game[index] for index in sorted(by_game)]
 
 
+def resumed_poldr_records(path: str, engines: list[EngineSpec], games: int, rules: GameRules) -> list[dict]:
+    """As resumed_records, for POLD.R: same engines, same players, size and bricks."""
+    names = {engine.name for engine in engines}
+    by_game: dict[int, dict] = {}
+    for record in load_records(path):
+        if not is_poldr_record(record):
+            raise UsageError(f"--resume {path}: game {record['game']} was a Pods game, not POLD.R")
+        index = record["index"]
+        if set(record["seats"]) != names:
+            raise UsageError(f"--resume {path}: game {index} was between other engines ({', '.join(record['seats'])})")
+        recorded = tuple(record.get(key) for key in ("players", "size", "bricks"))
+        if recorded != (rules.players, rules.size, rules.bricks):
+            raise UsageError(f"--resume {path}: game {index} had players, size, bricks {recorded}, "
+                             f"not {(rules.players, rules.size, rules.bricks)}")
+        if index < games:
+            by_game.setdefault(index, record)
+    return [by_game[index] for index in sorted(by_game)]
+
+
 def check_engines_start(settings: MatchSettings) -> str:
     """Starts every engine and the referee once, so a bad command is a usage error, not a lost match.
 
     Returns the referee's start position line."""
     for spec in settings.engines:
-        player = Player(spec, settings.variant, settings.timeouts, settings.transcript)
+        player = Player(spec, settings.rules, settings.timeouts, settings.transcript)
         try:
             player.start()
             if unknown := player.undeclared_options():
                 raise UsageError(f"engine {spec.name} declares no option {', '.join(unknown)} "
                                  f"(it has: {', '.join(player.options.values()) or 'none'})")
+            if unknown := player.undeclared_game_options():
+                raise UsageError(f"engine {spec.name} cannot play POLD.R: it declares no option {', '.join(unknown)}")
         except EngineFault as fault:
             raise UsageError(f"engine {spec.name} does not start: {fault.detail}") from None
         finally:
             player.close()
-    referee = Referee(settings.referee_argv, settings.variant, settings.timeouts, settings.transcript)
+    referee = Referee(settings.referee_argv, settings.rules, settings.timeouts, settings.transcript)
     try:
         referee.launch()
         start_fen = referee.start_fen()
+        if settings.rules.poldr and poldr_shape(start_fen) != (settings.rules.size, settings.rules.players):
+            raise UsageError(f"the referee's POLD.R start position {start_fen!r} is not of size "
+                             f"{settings.rules.size} with {settings.rules.players} players: does it know "
+                             f"the Game, Size and Players options?")
         for line in settings.opening_lines or []:
             referee.set_position(line)
             referee.fen()  # a line the referee rejects raises here
@@ -1879,7 +2027,7 @@ def run_match(argv: list[str]) -> int:
 def play_match(match: Match, recorded: int) -> None:
     settings = match.settings
     print(f"Match {match.first} vs {match.second}: {settings.games} games ({recorded} already recorded), "
-          f"{settings.variant}, {settings.time_control.describe()}, seed {settings.seed}, "
+          f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:
         match.run()

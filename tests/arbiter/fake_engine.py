@@ -3,9 +3,10 @@
 
     fake_engine.py MODE
 
-It handshakes and answers `isready` like a real engine; what it does on `go` depends on MODE:
-  illegal   plays a move that is never legal (a placement on an occupied point, or a
-            non-bipod as the very first move)
+It handshakes and answers `isready` like a real engine, and declares the options that select
+Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends on MODE:
+  illegal   plays a move that is never legal (Pods: a placement on an occupied point, or a
+            non-bipod as the very first move; POLD.R: Pa1Ma1, pawn and marker on one cell)
   crash     exits at once, without a word
   hang      never answers (but keeps answering `isready`)
   garbage   prints a line that is not part of the protocol
@@ -32,6 +33,7 @@ def main() -> None:
     if mode not in MODES:
         sys.exit(f"unknown mode {mode!r}")
     position = "position startpos"
+    game = "pods"
     for line in sys.stdin:
         command = line.strip()
         word = command.split()[0] if command else ""
@@ -39,9 +41,15 @@ def main() -> None:
             print(f"id name fake-{mode}\nid author arbiter tests")
             print("option name Variant type combo default standard var standard var advanced")
             print("option name Hash type spin default 16 min 1 max 1024")
+            print("option name Game type combo default pods var pods var poldr")
+            print("option name Players type spin default 2 min 2 max 3")
+            print("option name Size type spin default 5 min 4 max 9")
+            print("option name Bricks type spin default 16 min 1 max 40")
             print("ugiok" if word == "ugi" else "uciok")
         elif word == "isready":
             print("readyok")
+        elif command.lower().startswith("setoption name game value "):
+            game = command.split()[-1].lower()
         elif word == "position":
             position = command
         elif word == "quit":
@@ -50,7 +58,8 @@ def main() -> None:
             if mode == "crash":
                 sys.exit(3)
             if mode == "illegal":
-                print(f"info depth 1 score cp 0\nbestmove {illegal_move(position)}")
+                move = "Pa1Ma1" if game == "poldr" else illegal_move(position)
+                print(f"info depth 1 score cp 0\nbestmove {move}")
             elif mode == "garbage":
                 print("Hello, I am not an engine")
             elif mode == "badmove":
