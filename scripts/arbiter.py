@@ -869,7 +869,7 @@ class GameRunner:
         self.moves: list[str] = []
         self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
         self.seen: Counter[str] = Counter()
-        self.to_move, self.ply = self.rules.seat_keys[0], 0  # set from the referee's position line before each move
+        self.to_move, self.ply = self.rules.seat_keys[0], 0  # set from the referee's position line each move
 
     def run(self) -> dict | None:
         """The game's record, or None when the match was stopped during it."""
@@ -929,10 +929,12 @@ class GameRunner:
             raise RefereeError(f"referee says the POLD.R game is over but gives result {result!r}")
         reserves = poldr_reserves(fen)
         winner = self.rules.seat_keys.index(result[:-len("win")])
+        detail = f"reserves {fen_fields(fen)[2]}"
         if reserves[winner] == 0:
-            return Ending(result, "last brick", f"reserves {fen_fields(fen)[2]}")
-        tied = reserves.count(reserves[winner]) > 1
-        return Ending(result, "most bricks", f"reserves {fen_fields(fen)[2]}" + (", tie broken: reached first" if tied else ""))
+            return Ending(result, "last brick", detail)
+        if reserves.count(reserves[winner]) > 1:
+            detail += ", tie broken: reached first"
+        return Ending(result, "most bricks", detail)
 
     def _play_move(self) -> Ending | None:
         colour = self.to_move
@@ -984,7 +986,7 @@ class GameRunner:
         }
 
     def _poldr_record(self, ending: Ending) -> dict:
-        """"game" names the game here; the game's number is "index"."""
+        """The POLD.R record: "game" is "poldr" here, and the game's number is "index"."""
         rules, keys = self.rules, self.rules.seat_keys
         return {
             "game": "poldr",
@@ -1362,7 +1364,7 @@ class Match:
                     f"wins {tally.wins}-{tally.losses}, {self.first} win share {100 * tally.score():.1f}%, "
                     f"Elo {format_elo(elo, margin)}")
         else:
-                line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
+            line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
                     f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
                     f"W-L-D {tally.wins}-{tally.losses}-{tally.draws}, score {100 * tally.score():.1f}%, "
                     f"Elo {format_elo(elo, margin)}")
@@ -1891,7 +1893,8 @@ def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
         raise UsageError(f"--openings {path}: no position lines")
     for number, line in enumerate(lines, 1):
         if not rules.position_re.match(line):
-            raise UsageError(f"--openings {path}: line {number} is not a {rules.game} position line: {line!r}")
+            kind = "POLD.R position line" if rules.poldr else "position line"
+            raise UsageError(f"--openings {path}: line {number} is not a {kind}: {line!r}")
         if rules.poldr and poldr_shape(line) != (rules.size, rules.players):
             size, players = poldr_shape(line)
             raise UsageError(f"--openings {path}: line {number} has size {size} and {players} players, "

@@ -146,6 +146,35 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 2, 1))
         self.assertEqual(tally.pentanomial(), [0, 0, 1, 1, 0])
 
+    def test_wilson_interval(self):
+        # 2 of 4: p = 0.5, z^2 = 3.841459; centre = 0.5 + z^2/8 = 0.980182
+        # spread = z * sqrt(0.25/4 + z^2/64) = 1.959964 * sqrt(0.122523) = 0.686052; scale = 1 + z^2/4 = 1.960365
+        # -> (0.980182 -/+ 0.686052) / 1.960365 = 0.150039, 0.849961
+        low, high = arbiter.wilson_interval(2, 4)
+        self.assertAlmostEqual(low, 0.150039, places=5)
+        self.assertAlmostEqual(high, 0.849961, places=5)
+        # 0 of 4: centre = spread = z^2/8 = 0.480182 -> 0 and 0.960365 / 1.960365 = 0.489891
+        low, high = arbiter.wilson_interval(0, 4)
+        self.assertAlmostEqual(low, 0.0, places=9)
+        self.assertAlmostEqual(high, 0.489891, places=5)
+        self.assertEqual(arbiter.wilson_interval(0, 0), (0.0, 1.0))
+
+    def test_tally_of_poldr_records(self):
+        def record(index, seats, result, reason="most bricks"):
+            return {"game": "poldr", "index": index, "pair": index // 2, "seats": seats, "result": result,
+                    "reason": reason}
+        tally = arbiter.Tally("new")
+        for rec in [record(0, ["new", "old"], "p1win"), record(1, ["old", "new"], "p1win"),  # W + L -> WL
+                    record(2, ["new", "old"], "p2win"), record(3, ["old", "new"], "p1win"),  # L + L -> LL
+                    record(4, ["new", "old"], "p2win", "illegal move"),  # unpaired, "new" faulted
+                    record(5, ["old", "new"], "p2win", "crash")]:  # W, "old" crashed -> LW = WL
+            tally.add(rec)
+        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 4, 0))
+        self.assertEqual(tally.pentanomial(), [1, 0, 2, 0, 0])
+        self.assertEqual(dict(tally.seat_wins), {"p1": 3, "p2": 3})
+        self.assertEqual(dict(tally.faults), {("new", "illegal move"): 1, ("old", "crash"): 1})
+        self.assertEqual(arbiter.record_index(record(5, ["a", "b"], "p1win")), 5)
+
     def test_game_clock(self):
         clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100)
         self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
@@ -187,6 +216,14 @@ class UsageTest(unittest.TestCase):
                                 mentions="required")
         self.assert_usage_error("compliance", mentions="exactly one --engine")
 
+    def test_poldr_usage_errors(self):
+        engines = ["--engine", f"cmd={fake_command('illegal')}", "--engine", f"cmd={fake_command('illegal')}",
+                   "--depth", "1"]
+        self.assert_usage_error("--game", "poldr", "--players", "3", *engines, mentions="three-player")
+        self.assert_usage_error("--size", "4", *engines, mentions="--size: for POLD.R only")
+        self.assert_usage_error("--game", "poldr", "--rotation", "90", *engines, mentions="--rotation: for Pods only")
+        self.assert_usage_error("--game", "poldr", "--bricks", "41", *engines, mentions="--bricks 41")
+
 
 @NEEDS_PODIUM
 class MatchTest(unittest.TestCase):
@@ -207,7 +244,7 @@ class MatchTest(unittest.TestCase):
             self.assertEqual({(record["white"], record["black"]) for record in pair}, {("one", "two"), ("two", "one")})
         self.replay(records, variant)
 
-    def replay(self, records: list[dict], variant: str) -> None:
+    def replay(self, records: list[dict], variant) -> None:
         """Every move legal for an independent referee; the recorded end matches its verdict."""
         referee = arbiter.Referee([PODIUM], variant, arbiter.Timeouts())
         referee.launch()
@@ -336,6 +373,123 @@ class ResumeTest(unittest.TestCase):
         openings = {record["game"]: record["opening"] for record in full}
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["game"]])
+
+
+POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
+POLDR_RULES = arbiter.GameRules("poldr", players=2, size=4, bricks=8)
+
+
+@NEEDS_PODIUM
+class PoldrTest(unittest.TestCase):
+    """POLD.R matches: records, seats, results, faults and resume."""
+
+    engines = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8"]
+
+    def check_records(self, records: list[dict], done: subprocess.CompletedProcess, games: int) -> None:
+        self.assertEqual(sorted(record["index"] for record in records), list(range(games)))
+        wins = {"one": 0, "two": 0}
+        for record in records:
+            self.assertEqual((record["game"], record["players"], record["size"], record["bricks"]),
+                             ("poldr", 2, 4, 8))
+            self.assertEqual(record["pair"], record["index"] // 2)
+            self.assertEqual(record["seats"], ["one", "two"] if record["index"] % 2 == 0 else ["two", "one"])
+            self.assertIn(record["result"], ("p1win", "p2win"))
+            self.assertEqual(record["winner"], record["seats"][record["result"] == "p2win"])
+            self.assertIn(record["reason"], ("last brick", "most bricks"), record)
+            self.assertEqual(set(record["time_ms"]), {"p1", "p2"})
+            wins[record["winner"]] += 1
+        for name, won in wins.items():
+            self.assertRegex(done.stdout, rf"(?m)^{name}: {games} games, won {won}, win share "
+                                          rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\)$")
+        seat_wins = [sum(record["result"] == f"p{seat}win" for record in records) for seat in (1, 2)]
+        self.assertIn(f"Seats: p1 (Blue) won {seat_wins[0]}, p2 (Yellow) won {seat_wins[1]}", done.stdout)
+        for pair in range(games // 2):  # same opening, seats swapped
+            self.assertEqual(len({record["opening"] for record in records if record["pair"] == pair}), 1)
+        self.replay(records)
+
+    def replay(self, records: list[dict]) -> None:
+        """Every move legal for an independent POLD.R referee; the game ends where the record says, as it says."""
+        referee = arbiter.Referee([PODIUM], POLDR_RULES, arbiter.Timeouts())
+        referee.launch()
+        try:
+            for record in records:
+                if record["opening_moves"]:
+                    referee.set_position(record["opening_base"], record["opening_moves"])
+                    self.assertEqual(referee.fen(), record["opening"])
+                for ply, move in enumerate(record["moves"]):
+                    referee.set_position(record["opening"], record["moves"][:ply])
+                    self.assertFalse(referee.game_over(), f"game {record['index']} over before ply {ply}")
+                    self.assertTrue(referee.is_legal(move), f"game {record['index']} ply {ply}: {move}")
+                referee.set_position(record["opening"], record["moves"])
+                if record["reason"] in ("last brick", "most bricks"):
+                    self.assertTrue(referee.game_over())
+                    self.assertEqual(referee.result(), record["result"])
+        finally:
+            referee.close()
+
+    def test_poldr_match_records_add_up(self):
+        run = ArbiterRun(self)
+        done = run.match(*POLDR, *self.engines, "--games", "4", "--depth", "2", "--random-plies", "2",
+                         "--concurrency", "2", "--seed", "7", "--sprt", "elo0=0", "elo1=50")
+        records = run.read_records()
+        self.check_records(records, done, 4)
+        for record in records:
+            self.assertEqual(len(record["opening_moves"]), 2)
+            self.assertEqual(record["opening_base"], "4/4/4/4 b 8,8 1 0 -,-")
+        self.assertIn("POLD.R 2 players, size 4, bricks 8", done.stdout)
+        self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, 0, \d+, 0, \d+\]")
+        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%, from 2 game pairs\)")
+        self.assertRegex(done.stdout, r"SPRT \[0, 50\] .* -> continue")
+
+    def test_poldr_clock_match_from_an_openings_file(self):
+        run = ArbiterRun(self)
+        openings = os.path.join(run.dir.name, "openings.txt")
+        with open(openings, "w", encoding="utf-8") as handle:  # Blue opened Pa1Mc1, Yellow played Ma3
+            handle.write("# POLD.R\n4/Y3/y3/PbB1 b 7,7 1 2 1,2\n")
+        done = run.match(*POLDR, *self.engines, "--games", "2", "--tc", "0.3+0.02", "--timemargin", "300",
+                         "--openings", openings)
+        records = run.read_records()
+        self.check_records(records, done, 2)
+        self.assertEqual({record["opening"] for record in records}, {"4/Y3/y3/PbB1 b 7,7 1 2 1,2"})
+
+    def test_poldr_faults_lose_with_their_reason(self):
+        for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
+                                     ("hang", ["--tc", "0.2+0", "--timemargin", "50"], "time forfeit")):
+            run = ArbiterRun(self)
+            done = run.match(*POLDR, "--engine", "name=one", f"cmd={PODIUM}", "--engine", f"name={mode}", fake(mode),
+                             "--referee", PODIUM, "--games", "2", *limits)
+            records = run.read_records()
+            self.assertEqual(len(records), 2)
+            for record in records:
+                self.assertEqual((record["winner"], record["reason"]), ("one", reason), record)
+                self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
+            self.assertIn(f"one: 2 games, won 2, win share 100.00%", done.stdout)
+            self.assertIn(f"Faults: {mode} lost 2 by {reason}", done.stdout)
+
+    def test_poldr_resume_plays_only_the_missing_games(self):
+        run = ArbiterRun(self)
+        options = [*POLDR, *self.engines, "--games", "4", "--depth", "1", "--random-plies", "2"]
+        run.match(*options, "--seed", "5")
+        full = run.read_records()
+        with open(run.records, encoding="utf-8") as handle:
+            first_two = handle.readlines()[:2]
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(first_two)
+            handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
+        done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
+        self.assertIn("(2 already recorded)", done.stdout)
+        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
+        resumed = arbiter.load_records(run.records)
+        self.check_records(resumed, done, 4)
+        openings = {record["index"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["index"]])
+        other_size = run.run(*options, "--size", "5", "--resume", run.records)  # --size given twice: the last wins
+        self.assertEqual(other_size.returncode, 2, other_size.stderr)
+        self.assertIn("size", other_size.stderr)
+        as_pods = run.run(*self.engines, "--games", "4", "--depth", "1", "--resume", run.records)
+        self.assertEqual(as_pods.returncode, 2, as_pods.stderr)
+        self.assertIn("was a POLD.R game", as_pods.stderr)
 
 
 @NEEDS_PODIUM
