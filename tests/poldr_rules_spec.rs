@@ -68,10 +68,6 @@ fn illegal(line: &str, text: &str) -> Illegal {
     error
 }
 
-fn won(winner: Seat, reason: WinReason) -> Option<Outcome> {
-    Some(Outcome { winner, reason })
-}
-
 /// The outcome of a finished line; also checks that it has no legal move,
 /// refuses every move as the game being over and scores as it ends.
 fn finished(line: &str) -> Outcome {
@@ -522,12 +518,35 @@ fn three_players_pass_until_one_can_clear() {
 }
 
 #[test]
+fn a_player_blocked_at_their_first_turn_passes_in_phase_2() {
+    // Three players, Red's first turn: from the pawn a1, c1 d1 a3 c3 d4 are
+    // taken and a4 has a2 a3 between, both bricks: no building turn. Red has
+    // no marker and no brick, so cannot clear; Blue can (marker to a4 over
+    // its a2). Red passes and phase 2 begins.
+    let line = "3B/y1b1/bb2/PyyY r 13,13,16 1 2 1,2,-";
+    assert!(pos(line).is_blocked());
+    assert_eq!(moves(line), ["pass"]);
+    let blue = play(line, "pass");
+    assert_eq!(blue, "3B/y1b1/bb2/PyyY b 13,13,16 2 3 1,2,-");
+    // Blue: only the marker to a4 has a Blue brick (a2) between; the pawn's
+    // cells b4 a4 d2 have only empty cells between them and d4.
+    assert_eq!(moves(&blue), ["Ma4"]);
+    assert_eq!(play(&blue, "Ma4"), "B3/y1b1/1b2/PyyY y 14,13,16 2 4 4,2,-");
+}
+
+#[test]
 fn most_bricks_in_reserve_wins() {
     // The finished board of the phase-1 test, in phase 2, reserves changed.
     let board = "ybyB/bbby/1byy/PyyY b";
-    assert_eq!(finished(&format!("{board} 11,9 2 10 9,10")), Outcome { winner: Seat::Blue, reason: WinReason::MostBricks });
+    assert_eq!(
+        finished(&format!("{board} 11,9 2 10 9,10")),
+        Outcome { winner: Seat::Blue, reason: WinReason::MostBricks }
+    );
     // Yellow's later change does not matter when it has more.
-    assert_eq!(finished(&format!("{board} 5,9 2 10 9,10")), Outcome { winner: Seat::Yellow, reason: WinReason::MostBricks });
+    assert_eq!(
+        finished(&format!("{board} 5,9 2 10 9,10")),
+        Outcome { winner: Seat::Yellow, reason: WinReason::MostBricks }
+    );
     // Three players: Blue 14 against two tied 13.
     assert_eq!(
         finished("RybB/rbbb/rb1y/PyyY b 14,13,13 2 15 13,14,12"),
@@ -539,9 +558,15 @@ fn most_bricks_in_reserve_wins() {
 fn ties_go_to_who_reached_the_score_first() {
     let board = "ybyB/bbby/1byy/PyyY b";
     // 9 each: Blue's last change at ply 9, Yellow's at 10: Blue.
-    assert_eq!(finished(&format!("{board} 9,9 2 10 9,10")), Outcome { winner: Seat::Blue, reason: WinReason::TieBreak });
+    assert_eq!(
+        finished(&format!("{board} 9,9 2 10 9,10")),
+        Outcome { winner: Seat::Blue, reason: WinReason::TieBreak }
+    );
     // Yellow's at 8, Blue's at 9: Yellow.
-    assert_eq!(finished(&format!("{board} 9,9 2 10 9,8")), Outcome { winner: Seat::Yellow, reason: WinReason::TieBreak });
+    assert_eq!(
+        finished(&format!("{board} 9,9 2 10 9,8")),
+        Outcome { winner: Seat::Yellow, reason: WinReason::TieBreak }
+    );
     // Three tied at 12, changes at 13, 11, 12: Yellow.
     assert_eq!(
         finished("RybB/rbbb/rb1y/PyyY b 12,12,12 2 15 13,11,12"),
@@ -566,10 +591,7 @@ fn a_reserve_never_changed_counts_as_ply_0_and_the_earlier_seat_wins() {
         Outcome { winner: Seat::Yellow, reason: WinReason::TieBreak }
     );
     // Red never changed, Yellow did at ply 2: Red, though the later seat.
-    assert_eq!(
-        finished("4/B3/4/P2Y r 15,16,16 2 5 4,2,-"),
-        Outcome { winner: Seat::Red, reason: WinReason::TieBreak }
-    );
+    assert_eq!(finished("4/B3/4/P2Y r 15,16,16 2 5 4,2,-"), Outcome { winner: Seat::Red, reason: WinReason::TieBreak });
 }
 
 #[test]
@@ -730,14 +752,8 @@ fn the_board_is_square_with_4_to_9_ranks() {
 fn each_rank_describes_size_cells() {
     assert_eq!(error("5/5/5/5/4 b 16,16 1 0 -,-"), PositionError::RankLength { rank: 1, cells: 4, size: 5 });
     assert_eq!(error("5/5/6/5/5 b 16,16 1 0 -,-"), PositionError::RankLength { rank: 3, cells: 6, size: 5 });
-    assert_eq!(
-        error("2Y2/2y2/2P3/1b3/B4 b 15,15 1 2 1,2"),
-        PositionError::RankLength { rank: 3, cells: 6, size: 5 }
-    );
-    assert_eq!(
-        error("2Y2/2y2/2P2/1b3/B4b b 15,15 1 2 1,2"),
-        PositionError::RankLength { rank: 1, cells: 6, size: 5 }
-    );
+    assert_eq!(error("2Y2/2y2/2P3/1b3/B4 b 15,15 1 2 1,2"), PositionError::RankLength { rank: 3, cells: 6, size: 5 });
+    assert_eq!(error("2Y2/2y2/2P2/1b3/B4b b 15,15 1 2 1,2"), PositionError::RankLength { rank: 1, cells: 6, size: 5 });
     assert!("5//5/5/5 b 16,16 1 0 -,-".parse::<Position>().is_err());
 }
 
@@ -761,14 +777,8 @@ fn at_most_one_marker_per_player() {
 
 #[test]
 fn no_piece_belongs_to_a_seat_beyond_the_players() {
-    assert_eq!(
-        error("2Y2/2y2/2P2/1b3/B3R b 15,15 1 2 1,2"),
-        PositionError::NoSuchSeat { found: 'R', players: 2 }
-    );
-    assert_eq!(
-        error("2Y2/2y2/2P2/1b3/B3r b 15,15 1 2 1,2"),
-        PositionError::NoSuchSeat { found: 'r', players: 2 }
-    );
+    assert_eq!(error("2Y2/2y2/2P2/1b3/B3R b 15,15 1 2 1,2"), PositionError::NoSuchSeat { found: 'R', players: 2 });
+    assert_eq!(error("2Y2/2y2/2P2/1b3/B3r b 15,15 1 2 1,2"), PositionError::NoSuchSeat { found: 'r', players: 2 });
 }
 
 #[test]
@@ -789,18 +799,9 @@ fn a_player_with_bricks_on_the_board_has_their_marker() {
 fn changed_numbers_are_from_1_to_ply() {
     let line = "4/2Y1/yy2/PbbB b 14,14 1 4 3,4";
     pos(line);
-    assert_eq!(
-        error("4/2Y1/yy2/PbbB b 14,14 1 4 3,6"),
-        PositionError::ChangeOutOfRange { seat: Seat::Yellow, ply: 6 }
-    );
-    assert_eq!(
-        error("4/2Y1/yy2/PbbB b 14,14 1 4 3,0"),
-        PositionError::ChangeOutOfRange { seat: Seat::Yellow, ply: 0 }
-    );
-    assert_eq!(
-        error("4/2Y1/yy2/PbbB b 14,14 1 4 5,4"),
-        PositionError::ChangeOutOfRange { seat: Seat::Blue, ply: 5 }
-    );
+    assert_eq!(error("4/2Y1/yy2/PbbB b 14,14 1 4 3,6"), PositionError::ChangeOutOfRange { seat: Seat::Yellow, ply: 6 });
+    assert_eq!(error("4/2Y1/yy2/PbbB b 14,14 1 4 3,0"), PositionError::ChangeOutOfRange { seat: Seat::Yellow, ply: 0 });
+    assert_eq!(error("4/2Y1/yy2/PbbB b 14,14 1 4 5,4"), PositionError::ChangeOutOfRange { seat: Seat::Blue, ply: 5 });
 }
 
 #[test]
@@ -818,10 +819,7 @@ fn no_two_changed_numbers_are_equal() {
 #[test]
 fn changed_numbers_follow_the_players_own_turns() {
     // Two players: Blue's are odd, Yellow's even.
-    assert_eq!(
-        error("4/2Y1/yy2/PbbB b 14,14 1 4 2,4"),
-        PositionError::ChangeNotOnOwnTurn { seat: Seat::Blue, ply: 2 }
-    );
+    assert_eq!(error("4/2Y1/yy2/PbbB b 14,14 1 4 2,4"), PositionError::ChangeNotOnOwnTurn { seat: Seat::Blue, ply: 2 });
     assert_eq!(
         error("4/2Y1/yy2/PbbB b 14,14 1 4 3,1"),
         PositionError::ChangeNotOnOwnTurn { seat: Seat::Yellow, ply: 1 }
@@ -899,6 +897,20 @@ fn a_zero_reserve_occurs_only_in_phase_1_for_the_player_who_moved_last() {
     assert_eq!(error("5/5/2B2/bb3/PyY2 y 15,0 1 3 3,2"), PositionError::EmptyReserve(Seat::Yellow));
     assert_eq!(error("5/5/2B2/bb3/PyY2 y 0,0 1 3 3,2"), PositionError::EmptyReserve(Seat::Yellow));
     assert_eq!(error("5/5/5/5/5 b 0,16 1 0 -,-"), PositionError::EmptyReserve(Seat::Blue));
+}
+
+#[test]
+fn large_plies_are_read_like_small_ones() {
+    // The contract bounds no ply. 4294967295 = 2^32 - 1 is odd and a
+    // multiple of 3. Two players: Yellow to move, Blue moved last and may
+    // have an empty reserve.
+    pos("5/5/2B2/bb3/PyY2 y 0,15 1 4294967295 3,2");
+    // Three players: Blue to move; the last turn, at ply 4294967294, was
+    // Red's (4294967294 mod 3 = 2): Red may have an empty reserve, Yellow
+    // and Blue may not.
+    pos("3R/Y1r1/yr2/PbB1 b 15,15,0 1 4294967295 1,2,3");
+    assert_eq!(error("3R/Y1r1/yr2/PbB1 b 15,0,15 1 4294967295 1,2,3"), PositionError::EmptyReserve(Seat::Yellow));
+    assert_eq!(error("3R/Y1r1/yr2/PbB1 b 0,15,15 1 4294967295 1,2,3"), PositionError::EmptyReserve(Seat::Blue));
 }
 
 #[test]

@@ -788,7 +788,7 @@ impl Position {
         } else if self.pawn.is_none() {
             return Err(PositionError::NoPawn);
         }
-        let last_mover = (self.ply + players - 1) % players;
+        let last_mover = (self.ply % players + players - 1) % players;
         for seat in self.seats() {
             let may_be_empty = self.phase == Phase::Building && self.ply > 0 && seat.index() as u32 == last_mover;
             if self.reserves[seat.index()] == 0 && !may_be_empty {
