@@ -783,7 +783,7 @@ mod tests {
                     assert!(moves > 0, "pile {pile}, {threads} threads: {moves}");
                     let best = result.best_move.expect("a move");
                     let after = game.play(&Pile { stones: pile, mover: 1 }, best);
-                    let mover_wins_after = after.stones % 3 != 0;
+                    let mover_wins_after = !after.stones.is_multiple_of(3);
                     assert_eq!(mover_wins_after, after.mover == 1, "pile {pile}: {best} is not a winning move");
                 }
             }

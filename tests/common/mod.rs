@@ -1,3 +1,5 @@
 #![allow(dead_code)]
+// Written for plainness, not for the lints.
+#[allow(clippy::needless_range_loop, clippy::useless_vec, clippy::manual_contains)]
 pub mod poldr_reference;
 pub mod reference;
