@@ -243,6 +243,20 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     if args.depth == 0 {
         bail!("--depth must be at least 1");
     }
+    // POLD.R counts apart, so the Pods fingerprint stays comparable across
+    // versions; it comes last, as tools that read a bench expect.
+    let poldr = bench::run_poldr(bench::POLDR_DEPTH, |index, run| {
+        let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
+        println!(
+            "position {}/{} poldr {}: bestmove {best} nodes {} time {} ms",
+            index + 1,
+            bench::POLDR_POSITIONS.len(),
+            run.line,
+            run.nodes,
+            run.elapsed.as_millis()
+        );
+    });
+    println!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed));
     let total = bench::run(args.depth, |index, run| {
         let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
         println!(
@@ -256,19 +270,7 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         );
     });
     println!("Bench: {} nodes {} nps", total.nodes, per_second(total.nodes, total.elapsed));
-    // POLD.R fingerprints apart, so the Pods count stays comparable across versions.
-    let poldr = bench::run_poldr(bench::POLDR_DEPTH, |index, run| {
-        let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
-        println!(
-            "position {}/{} poldr {}: bestmove {best} nodes {} time {} ms",
-            index + 1,
-            bench::POLDR_POSITIONS.len(),
-            run.line,
-            run.nodes,
-            run.elapsed.as_millis()
-        );
-    });
-    println!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed));
+
     Ok(())
 }
 

@@ -911,6 +911,14 @@ fn large_plies_are_read_like_small_ones() {
     pos("3R/Y1r1/yr2/PbB1 b 15,15,0 1 4294967295 1,2,3");
     assert_eq!(error("3R/Y1r1/yr2/PbB1 b 15,0,15 1 4294967295 1,2,3"), PositionError::EmptyReserve(Seat::Yellow));
     assert_eq!(error("3R/Y1r1/yr2/PbB1 b 0,15,15 1 4294967295 1,2,3"), PositionError::EmptyReserve(Seat::Blue));
+    // A turn from there counts on: Yellow (seat 1) plays at ply 4294967295,
+    // and 4294967296 mod 2 = 0 = (1 + 1) mod 2 as the changed rule asks.
+    let mut position = pos("5/5/2B2/bb3/PyY2 y 15,15 1 4294967295 3,2");
+    position.try_play("Mc3".parse().unwrap()).expect_err("c3 holds Blue's marker");
+    // Yellow's marker from c1 to e1: the interval b1 c1 d1 holds Yellow's
+    // brick on b1 and, with the marker lifted, two empty cells to fill.
+    position.try_play("Me1".parse().unwrap()).expect("a legal building turn");
+    assert_eq!(position.to_string(), "5/5/2B2/bb3/PyyyY b 15,13 1 4294967296 3,4294967296");
 }
 
 #[test]

@@ -70,7 +70,7 @@ fn bad_lines_are_reported_and_change_nothing() {
         (line("go p1time 10 wtime 10"), "go: 'wtime' is given twice"),
         (line("go ponder"), "go: unexpected 'ponder'"),
         (line("go perft x"), "go: perft needs a depth"),
-        (line("query"), "query: missing gameover, p1turn, result, fen or islegal <move>"),
+        (line("query"), "query: missing gameover, p1turn, turn, result, fen or islegal <move>"),
         (line("query weather"), "query: unexpected 'weather'"),
         (line("query islegal"), "query: missing a move after islegal"),
         (line("newgame chess"), "newgame: unexpected 'chess'"),

@@ -47,9 +47,9 @@ pub struct Position {
     bricks: [Cells; MAX_PLAYERS],
     reserves: [u8; MAX_PLAYERS],
     phase: Phase,
-    ply: u32,
+    ply: u64,
     /// Per seat, the ply right after its last turn that changed its reserve.
-    changed: [Option<u32>; MAX_PLAYERS],
+    changed: [Option<u64>; MAX_PLAYERS],
     hash: u64,
 }
 
@@ -117,7 +117,7 @@ impl Position {
     }
 
     pub fn mover(&self) -> Seat {
-        Seat::from_index((self.ply % self.players as u32) as usize).expect("a seat of the game")
+        Seat::from_index((self.ply % self.players as u64) as usize).expect("a seat of the game")
     }
 
     pub fn pawn(&self) -> Option<Cell> {
@@ -141,11 +141,11 @@ impl Position {
         self.phase
     }
 
-    pub fn ply(&self) -> u32 {
+    pub fn ply(&self) -> u64 {
         self.ply
     }
 
-    pub fn last_change(&self, seat: Seat) -> Option<u32> {
+    pub fn last_change(&self, seat: Seat) -> Option<u64> {
         self.changed[seat.index()]
     }
 
@@ -533,7 +533,7 @@ pub enum PositionError {
     BadSide(String),
     BadReserves(String),
     ReserveCount { found: usize },
-    ReserveTooLarge { seat: Seat, reserve: u32 },
+    ReserveTooLarge { seat: Seat, reserve: u64 },
     BadPhase(String),
     BadPly(String),
     BadChanged(String),
@@ -542,9 +542,9 @@ pub enum PositionError {
     MarkerWithoutChange(Seat),
     ChangeWithoutMarker(Seat),
     BricksWithoutMarker(Seat),
-    ChangeOutOfRange { seat: Seat, ply: u32 },
-    ChangeNotOnOwnTurn { seat: Seat, ply: u32 },
-    SameChangePly(u32),
+    ChangeOutOfRange { seat: Seat, ply: u64 },
+    ChangeNotOnOwnTurn { seat: Seat, ply: u64 },
+    SameChangePly(u64),
     MarkerMissing(Seat),
     StartNotEmpty,
     NoPawn,
@@ -631,7 +631,7 @@ impl fmt::Display for PositionError {
 impl std::error::Error for PositionError {}
 
 /// Digits only (`+5` and `-0` are not numbers here); leading zeros are read.
-fn whole_number(text: &str) -> Option<u32> {
+fn whole_number(text: &str) -> Option<u64> {
     if text.is_empty() || !text.bytes().all(|byte| byte.is_ascii_digit()) {
         return None;
     }
@@ -662,7 +662,7 @@ impl std::str::FromStr for Position {
         let mut reserves = [0u8; MAX_PLAYERS];
         for (seat, text) in Seat::ALL.into_iter().zip(&reserves_text) {
             let reserve = whole_number(text).ok_or_else(|| PositionError::BadReserves(fields[2].to_string()))?;
-            if reserve > MAX_BRICKS as u32 {
+            if reserve > MAX_BRICKS as u64 {
                 return Err(PositionError::ReserveTooLarge { seat, reserve });
             }
             reserves[seat.index()] = reserve as u8;
@@ -730,7 +730,10 @@ impl std::str::FromStr for Position {
             "2" => Phase::Clearing,
             other => return Err(PositionError::BadPhase(other.to_string())),
         };
-        position.ply = whole_number(fields[4]).ok_or_else(|| PositionError::BadPly(fields[4].to_string()))?;
+        // The largest ply is refused: the ply after it could not be counted.
+        position.ply = whole_number(fields[4])
+            .filter(|&ply| ply < u64::MAX)
+            .ok_or_else(|| PositionError::BadPly(fields[4].to_string()))?;
         let changed_text: Vec<&str> = fields[5].split(',').collect();
         if changed_text.len() != players {
             if changed_text.iter().all(|text| *text == "-" || whole_number(text).is_some()) {
@@ -753,7 +756,7 @@ impl std::str::FromStr for Position {
 impl Position {
     /// The validity rules that tie the fields together.
     fn validate(&self, side: Seat) -> Result<(), PositionError> {
-        let players = self.players as u32;
+        let players = self.players as u64;
         let expected = self.mover();
         if side != expected {
             return Err(PositionError::WrongSide { expected, found: side });
@@ -770,14 +773,14 @@ impl Position {
                 if !(1..=self.ply).contains(&ply) {
                     return Err(PositionError::ChangeOutOfRange { seat, ply });
                 }
-                if ply % players != (index as u32 + 1) % players {
+                if ply % players != (index as u64 + 1) % players {
                     return Err(PositionError::ChangeNotOnOwnTurn { seat, ply });
                 }
                 if self.seats().any(|other| other < seat && self.changed[other.index()] == Some(ply)) {
                     return Err(PositionError::SameChangePly(ply));
                 }
             }
-            if self.phase == Phase::Building && (index as u32) < self.ply && self.markers[index].is_none() {
+            if self.phase == Phase::Building && (index as u64) < self.ply && self.markers[index].is_none() {
                 return Err(PositionError::MarkerMissing(seat));
             }
         }
@@ -790,7 +793,7 @@ impl Position {
         }
         let last_mover = (self.ply % players + players - 1) % players;
         for seat in self.seats() {
-            let may_be_empty = self.phase == Phase::Building && self.ply > 0 && seat.index() as u32 == last_mover;
+            let may_be_empty = self.phase == Phase::Building && self.ply > 0 && seat.index() as u64 == last_mover;
             if self.reserves[seat.index()] == 0 && !may_be_empty {
                 return Err(PositionError::EmptyReserve(seat));
             }
