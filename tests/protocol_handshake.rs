@@ -26,7 +26,21 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
     let names: Vec<&str> = options.iter().filter_map(|line| line.split(' ').nth(2)).collect();
     assert_eq!(
         names,
-        ["Hash", "Threads", "Variant", "Rotation", "Board", "Pods", "PlacementLiberty", "MoveOverhead", "MaxPlies"]
+        [
+            "Hash",
+            "Threads",
+            "Game",
+            "Variant",
+            "Rotation",
+            "Board",
+            "Pods",
+            "PlacementLiberty",
+            "MoveOverhead",
+            "MaxPlies",
+            "Players",
+            "Size",
+            "Bricks"
+        ]
     );
     assert_eq!(engine.sync(), Vec::<String>::new(), "isready answers readyok alone");
     lines
@@ -38,6 +52,8 @@ fn ugi_identifies_declares_every_option_and_ends_with_ugiok() {
     assert!(lines.contains(&"option name Hash type spin default 64 min 1 max 1024".to_string()));
     assert!(lines.contains(&"option name MaxPlies type spin default 0 min 0 max 100000".to_string()));
     assert!(lines.contains(&"option name Variant type combo default standard var standard var advanced".to_string()));
+    assert!(lines.contains(&"option name Game type combo default pods var pods var poldr".to_string()));
+    assert!(lines.contains(&"option name Size type spin default 5 min 4 max 9".to_string()));
 }
 
 #[test]

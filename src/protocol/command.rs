@@ -103,7 +103,8 @@ pub struct SearchParams {
 impl SearchParams {
     /// The search limits for `seat` to move: only its own clock counts. A
     /// bare `go` searches until `stop`, like `go infinite`.
-    pub fn limits(&self, seat: usize, move_overhead: Duration) -> Result<Limits, String> {
+    /// `seat_name` names the seat for people, as `Black`.
+    pub fn limits(&self, seat: usize, seat_name: &str, move_overhead: Duration) -> Result<Limits, String> {
         let clock_given = self.time.iter().chain(&self.increment).any(Option::is_some) || self.moves_to_go.is_some();
         let clock = match self.time.get(seat).copied().flatten() {
             Some(remaining) => Some(Clock {
@@ -117,7 +118,7 @@ impl SearchParams {
                     1 => "p2time or btime".to_string(),
                     _ => format!("p{}time", seat + 1),
                 };
-                return Err(format!("go: no time given for the side to move, p{}: add {add}", seat + 1));
+                return Err(format!("go: no time given for the side to move, p{} ({seat_name}): add {add}", seat + 1));
             }
             None => None,
         };
@@ -634,14 +635,14 @@ mod tests {
         let Ok(Command::Go(Go::Search(params))) = parse("go wtime 60000 btime 300 winc 5 binc 7") else {
             panic!("not a search");
         };
-        let limits = params.limits(1, ms(10)).unwrap();
+        let limits = params.limits(1, "Black", ms(10)).unwrap();
         let clock = limits.clock.unwrap();
         assert_eq!((clock.remaining, clock.increment), (ms(300), ms(7)));
         assert!(!limits.infinite);
         let only_white = SearchParams { time: [Some(ms(1000)), None, None], ..SearchParams::default() };
-        assert!(only_white.limits(1, ms(10)).unwrap_err().contains("p2time"));
-        assert!(only_white.limits(2, ms(10)).unwrap_err().contains("p3time"));
-        assert!(SearchParams::default().limits(0, ms(10)).unwrap().infinite);
+        assert!(only_white.limits(1, "Black", ms(10)).unwrap_err().contains("p2 (Black): add p2time"));
+        assert!(only_white.limits(2, "Red", ms(10)).unwrap_err().contains("p3 (Red): add p3time"));
+        assert!(SearchParams::default().limits(0, "White", ms(10)).unwrap().infinite);
     }
 
     #[test]

@@ -232,7 +232,8 @@ impl Engine {
     }
 
     fn go(&mut self, params: &SearchParams) {
-        let limits = match params.limits(self.session.mover(), self.settings.move_overhead) {
+        let mover = self.session.mover();
+        let limits = match params.limits(mover, self.session.seat_name(mover), self.settings.move_overhead) {
             Ok(limits) => limits,
             Err(message) => {
                 self.error(message);
