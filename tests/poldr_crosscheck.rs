@@ -102,3 +102,48 @@ fn random_games_agree_position_by_position() {
     assert!(positions > 6_000, "{positions}");
     assert!(games_by_end.iter().all(|&games| games > 20), "both endings reached: {games_by_end:?}");
 }
+
+/// The seat that wins `line` with perfect play, as the engine's search proves it.
+fn proved_winner(line: &str) -> usize {
+    use std::sync::atomic::AtomicBool;
+
+    use podium::games::poldr::PoldrGame;
+    use podium::search::{Limits, Score, Searcher};
+
+    let position: Position = line.parse().expect("a valid line");
+    let mut searcher = Searcher::new(16);
+    let limits = Limits { infinite: false, depth: Some(120), ..Limits::default() };
+    let result = searcher.search(&PoldrGame::default(), &position, &[], &limits, &AtomicBool::new(false), |_| {});
+    let Score::Mate(moves) = result.score else { panic!("{line}: no proof, {:?}", result.score) };
+    let mover = position.mover().index();
+    if moves > 0 { mover } else { 1 - mover }
+}
+
+#[test]
+fn proofs_agree_with_the_reference_solver() {
+    // Small games the slow reference solves by brute force: every start of
+    // the 4x4 board with 1 to 5 bricks, and positions from seeded random
+    // play on 4x4 and 5x5 with few bricks.
+    let mut lines: Vec<String> = (1..=5).map(|bricks| format!("4/4/4/4 b {bricks},{bricks} 1 0 -,-")).collect();
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(0x5eed_0002);
+    for game in 0..24u64 {
+        let (size, bricks) = if game % 2 == 0 { (4, 6) } else { (5, 4) };
+        let mut position = Position::start(size, 2, bricks).expect("valid");
+        let plies = 1 + random.next_u64() % 6;
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+        }
+        if position.outcome().is_none() {
+            lines.push(position.to_string());
+        }
+    }
+    assert!(lines.len() >= 20, "{}", lines.len());
+    for line in &lines {
+        let reference = RefPos::parse(line).expect("valid for the reference");
+        assert_eq!(proved_winner(line), reference.solve_winner(), "{line}");
+    }
+}

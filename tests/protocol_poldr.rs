@@ -164,3 +164,32 @@ fn searches_answer_legal_moves_and_prove_small_games() {
     check_search_output(&infos, &mv);
     assert!(infos.last().unwrap().contains(" score mate 1 "), "{infos:?}");
 }
+
+#[test]
+fn the_default_start_is_proved_a_first_player_win_and_the_win_is_kept() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr");
+    engine.send("position startpos");
+    engine.send("go infinite");
+    // Proved in about half a second on the development machine; the bound
+    // here is generous for a loaded one.
+    let infos = engine.read_until(|line| line.contains(" score mate "), Duration::from_secs(60));
+    let proof = infos.last().expect("a line").clone();
+    let mate: i32 =
+        proof.split(" score mate ").nth(1).and_then(|rest| rest.split(' ').next()).unwrap().parse().unwrap();
+    assert!(mate > 0, "Blue wins: {proof}");
+    let pv: Vec<String> = proof.split(" pv ").nth(1).unwrap().split(' ').map(str::to_string).collect();
+    // Blue's own moves along the proof's line, to the end of the game.
+    assert_eq!(mate as usize, pv.len().div_ceil(2), "{proof}");
+    engine.send("stop");
+    let bestmove = engine.read_until(|line| line.starts_with("bestmove "), Duration::from_secs(10)).pop().unwrap();
+    assert_eq!(bestmove, format!("bestmove {}", pv[0]));
+    // Along the proof's line, the winner's every later search proves the win again.
+    for blue_turn in [2, 4, 6] {
+        engine.send(&format!("position startpos moves {}", pv[..blue_turn].join(" ")));
+        let (infos, mv) = engine.search("go movetime 2000", Duration::from_secs(30));
+        check_search_output(&infos, &mv);
+        let last = infos.last().unwrap();
+        assert!(last.contains(" score mate ") && !last.contains(" score mate -"), "{last}");
+    }
+}

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, TimeBudget};
+use super::solver::{ProofTable, Prover};
 use super::tt::{Bound, Entry, TranspositionTable};
 
 /// The score of a won game at the root; a win in `n` plies scores `MATE - n`.
@@ -16,9 +17,10 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
-/// The nodes a proof attempt may take (about a second) before the ordinary
-/// iterations take over.
-const PROOF_NODES: u64 = 1_000_000;
+/// After each iteration a proof may take this many times the nodes searched
+/// so far (and at least `MIN_PROOF_NODES`), so proving keeps pace with searching.
+const PROOF_SHARE: u64 = 1;
+const MIN_PROOF_NODES: u64 = 20_000;
 /// How many nodes pass between looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -89,6 +91,7 @@ pub struct SearchResult<M> {
 /// Keeps what outlives one search: the table and the ordering statistics.
 pub struct Searcher {
     tt: TranspositionTable,
+    proofs: ProofTable,
     /// Move-ordering statistics, one table per search thread.
     histories: Vec<Vec<i32>>,
 }
@@ -133,18 +136,23 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     players: usize,
     /// Mixed into table keys where scores depend on the root player.
     key_salt: u64,
-    /// While a proof is tried: the node count at which it gives up.
-    proof_node_cap: Option<u64>,
+    /// Proved positions (the main thread only tries proofs).
+    proofs: Option<&'a mut ProofTable>,
 }
 
 impl Searcher {
     pub fn new(hash_megabytes: usize) -> Searcher {
-        Searcher { tt: TranspositionTable::new(hash_megabytes), histories: vec![vec![0; HISTORY_SIZE]] }
+        Searcher {
+            tt: TranspositionTable::new(hash_megabytes),
+            proofs: ProofTable::default(),
+            histories: vec![vec![0; HISTORY_SIZE]],
+        }
     }
 
     /// Forgets everything learned: for a new game.
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.proofs.clear();
         for history in &mut self.histories {
             history.fill(0);
         }
@@ -190,6 +198,7 @@ impl Searcher {
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let tt = &self.tt;
+        let proofs = &mut self.proofs;
         std::thread::scope(|scope| {
             for (index, history_table) in helper_histories.iter_mut().enumerate() {
                 let shared = &shared;
@@ -200,6 +209,7 @@ impl Searcher {
                 });
             }
             let mut main = Run::new(game, tt, main_history, history, &shared, report);
+            main.proofs = Some(proofs);
             main.budget = limits.budget(game.expected_moves_left(root));
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
             let result = main.iterate(root, 1, max_depth, limits.infinite);
@@ -239,7 +249,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             root_player: 0,
             players: 2,
             key_salt: 0,
-            proof_node_cap: None,
+            proofs: None,
         }
     }
 
@@ -330,14 +340,12 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                 pv,
             };
             (self.report)(&report);
-            // With a move in hand, try to settle the game for good: a proof
-            // searched to the end is exact, and no iteration improves on it.
-            if depth == first_depth && score.abs() <= MATE_BOUND {
-                if let Some(proof) = self.try_proof(root) {
+            // With a move in hand, try to settle the game for good, giving
+            // the proof as many nodes as the iterations have had so far.
+            if score.abs() <= MATE_BOUND {
+                let budget = (self.nodes * PROOF_SHARE).max(MIN_PROOF_NODES);
+                if let Some(proof) = self.try_proof(root, budget) {
                     best = proof;
-                    break;
-                }
-                if self.aborted {
                     break;
                 }
             }
@@ -355,49 +363,67 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         best
     }
 
-    /// Where the game says its end is near, searches to the end without an
-    /// evaluation and without reductions, first only for who wins (a window
-    /// around 0), then for the exact distance. Gives up after
-    /// `PROOF_NODES`, leaving the ordinary iterations to go on.
-    fn try_proof(&mut self, root: &G::Position) -> Option<SearchResult<G::Move>> {
-        let plies = self.game.plies_left_bound(root).filter(|&plies| (plies as usize) < MAX_PLY - 2)?;
-        let depth = plies as i32 + 1;
-        self.proof_node_cap = Some(self.nodes + PROOF_NODES);
-        self.seldepth = 0;
-        // Null windows: is it a win? If not, a loss?
-        let mut score = self.negamax(root, depth, 0, 1, 0);
-        if !self.aborted && score <= 0 {
-            score = self.negamax(root, depth, -1, 0, 0);
-        }
-        if !self.aborted && score.abs() > MATE_BOUND {
-            score = self.negamax(root, depth, -INFINITY, INFINITY, 0);
-        }
-        self.proof_node_cap = None;
-        let proven = !self.aborted && score.abs() > MATE_BOUND;
-        if !proven {
-            // A proof cut short by its own budget is no reason to stop searching.
-            self.aborted = self.shared.stop.load(Ordering::Relaxed)
-                || self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
-            return None;
-        }
-        let pv = self.pv[0].clone();
+    /// Where the game bounds its length, tries to prove who wins with at
+    /// most `budget` nodes (proved positions are kept, so each attempt goes
+    /// on from the last). A proof ends the search: it is exact, and no
+    /// iteration improves on it.
+    fn try_proof(&mut self, root: &G::Position, budget: u64) -> Option<SearchResult<G::Move>> {
+        self.game.plies_left_bound(root)?;
+        let (game, key_salt, root_player) = (self.game, self.key_salt, self.root_player);
+        let shared = self.shared;
+        let (started, hard) = (self.started, self.budget.hard);
+        let proofs = self.proofs.as_deref_mut()?;
+        let mut interrupt = |nodes: u64| {
+            nodes >= budget || shared.stop.load(Ordering::Relaxed) || hard.is_some_and(|hard| started.elapsed() >= hard)
+        };
+        let mut prover = Prover {
+            game,
+            table: proofs,
+            same_side: &|a, b| (a == root_player) == (b == root_player),
+            key_of: &|position| game.hash(position) ^ key_salt,
+            interrupt: &mut interrupt,
+            nodes: 0,
+        };
+        let proved = prover.prove(root);
+        let nodes = prover.nodes;
+        self.shared.nodes.fetch_add(nodes, Ordering::Relaxed);
+        let proven = proved.ok()?;
+        let pv = self.proof_line(root);
+        let plies = proven.plies as i32;
+        let score = if proven.mover_wins { MATE - plies } else { -MATE + plies };
         let result = SearchResult {
             best_move: pv.first().copied(),
             score: self.reported_score(root, score, &pv),
-            depth: depth as u32,
+            depth: proven.plies,
             nodes: self.total_nodes(),
         };
-        let report = Report {
-            depth: depth as u32,
-            seldepth: self.seldepth,
+        (self.report)(&Report {
+            depth: proven.plies,
+            seldepth: proven.plies,
             score: result.score,
             nodes: result.nodes,
             elapsed: self.started.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
-        };
-        (self.report)(&report);
+        });
         Some(result)
+    }
+
+    /// The proof's line: the winner's proved moves, the loser's longest resistance.
+    fn proof_line(&self, root: &G::Position) -> Vec<G::Move> {
+        let Some(proofs) = self.proofs.as_deref() else { return Vec::new() };
+        let mut line = Vec::new();
+        let mut position = *root;
+        while let Some(mv) = proofs
+            .get(self.game.hash(&position) ^ self.key_salt)
+            .and_then(|proven| proven.best_move)
+            .and_then(G::move_from_bits)
+            .filter(|&mv| self.game.is_legal(&position, mv))
+        {
+            line.push(mv);
+            position = self.game.play(&position, mv);
+        }
+        line
     }
 
     /// Counts a node; every `POLL_INTERVAL` nodes publishes the count and
@@ -410,9 +436,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             self.aborted |=
                 over_time || self.shared.stop.load(Ordering::Relaxed) || self.shared.finished.load(Ordering::Relaxed);
         }
-        if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit)
-            || self.proof_node_cap.is_some_and(|cap| self.nodes >= cap)
-        {
+        if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit) {
             self.aborted = true;
         }
         self.aborted
@@ -475,7 +499,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
-        self.score_moves(&moves, &mut scored, tt_move, ply);
+        self.score_moves(position, &moves, &mut scored, tt_move, ply);
         self.move_buffers[ply] = moves;
 
         self.path.push(key);
@@ -499,8 +523,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             } else {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
-                let quiet = move_score < KILLER_SCORE;
-                let reducible = quiet && depth >= 3 && index >= 3 && self.proof_node_cap.is_none();
+                let quiet = move_score % PRIORITY_UNIT < KILLER_SCORE;
+                let reducible = quiet && depth >= 3 && index >= 3;
                 let reduction = if reducible { late_move_reduction(depth, index) } else { 0 };
                 let mut score = self.search_child(&child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && score > alpha {
@@ -583,18 +607,30 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
     }
 
     /// TT move first, then killers, then by history.
-    fn score_moves(&self, moves: &[G::Move], scored: &mut Vec<(i32, G::Move)>, tt_move: Option<G::Move>, ply: usize) {
+    /// The table move first; then by the game's own priority, and within
+    /// one priority killers, then history.
+    fn score_moves(
+        &self,
+        position: &G::Position,
+        moves: &[G::Move],
+        scored: &mut Vec<(i32, G::Move)>,
+        tt_move: Option<G::Move>,
+        ply: usize,
+    ) {
         let killers = self.killers[ply];
         scored.clear();
         scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
                 TT_MOVE_SCORE
-            } else if Some(mv) == killers[0] {
-                KILLER_SCORE + 1
-            } else if Some(mv) == killers[1] {
-                KILLER_SCORE
             } else {
-                self.history[G::move_to_bits(mv) as usize]
+                let within = if Some(mv) == killers[0] {
+                    KILLER_SCORE + 1
+                } else if Some(mv) == killers[1] {
+                    KILLER_SCORE
+                } else {
+                    self.history[G::move_to_bits(mv) as usize]
+                };
+                self.game.move_priority(position, mv).clamp(0, MAX_PRIORITY) * PRIORITY_UNIT + within
             };
             (score, mv)
         }));
@@ -618,6 +654,9 @@ const ROOT_PLAYER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Above any history score, which is capped at `HISTORY_MAX`.
 const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 const HISTORY_MAX: i32 = 1 << 20;
+/// A game's move priority ranks above killers and history.
+const PRIORITY_UNIT: i32 = 1 << 22;
+const MAX_PRIORITY: i32 = 255;
 
 /// How many moves are picked one by one before the rest is sorted at once.
 const PICKED_MOVES: usize = 4;

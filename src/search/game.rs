@@ -52,6 +52,12 @@ pub trait SearchGame: Sync {
     /// Whether a repeated position is a draw in this game.
     fn repetition_is_draw(&self) -> bool;
 
+    /// How promising `mv` looks before any search, 0 to 255 (higher first):
+    /// move ordering ranks it above killers and history.
+    fn move_priority(&self, _position: &Self::Position, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// At most how many plies the game can last from here, where the game
     /// knows a bound small enough for a search to the end to be worth
     /// trying; `None` otherwise.

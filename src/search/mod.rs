@@ -4,6 +4,7 @@
 mod alphabeta;
 mod game;
 mod limits;
+mod solver;
 mod tt;
 
 pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};

@@ -405,6 +405,26 @@ impl Position {
         Illegal::NothingToClear
     }
 
+    /// How many bricks the legal move `mv` places or takes back.
+    pub fn bricks_moved_by(&self, mv: Move) -> u32 {
+        let seat = self.mover().index();
+        let geometry = self.geometry();
+        let (interval, lifted) = match (mv, self.pawn, self.markers[seat]) {
+            (Move::Opening { pawn, marker }, ..) => (geometry.between(pawn, marker), Cells::EMPTY),
+            (Move::Pawn(to), Some(pawn), Some(marker)) => (geometry.between(to, marker), pawn.bit()),
+            (Move::Marker(to), Some(pawn), marker) => {
+                (geometry.between(pawn, to), marker.map_or(Cells::EMPTY, Cell::bit))
+            }
+            _ => return 0,
+        };
+        let to_fill = (interval & (self.empty() | lifted)).count();
+        if self.phase == Phase::Building && (1..=self.reserves[seat] as u32).contains(&to_fill) {
+            to_fill
+        } else {
+            (interval & self.bricks[seat]).count()
+        }
+    }
+
     /// Plays `mv` after checking it; the position is unchanged on error.
     pub fn try_play(&mut self, mv: Move) -> Result<(), Illegal> {
         self.check(mv)?;

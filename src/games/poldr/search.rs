@@ -174,6 +174,12 @@ impl SearchGame for PoldrGame {
         false
     }
 
+    /// Turns that place or take back more bricks first: the race to the
+    /// last brick, and to the most bricks, is most of the game.
+    fn move_priority(&self, position: &Position, mv: Move) -> i32 {
+        position.bricks_moved_by(mv) as i32
+    }
+
     /// Building turns each fill an empty cell at least; clearing turns each
     /// take back a brick at least, with fewer than `players` passes between.
     fn plies_left_bound(&self, position: &Position) -> Option<u32> {
