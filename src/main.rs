@@ -18,7 +18,7 @@ use podium::protocol::engine::session_at;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::options::Settings;
 use podium::protocol::report::{bestmove_line, search_and_report};
-use podium::search::{Limits, Searcher};
+use podium::search::{Limits, Report, Score, Searcher};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +42,27 @@ enum Task {
     Bench(BenchArgs),
     /// Search one position: print the info lines and the best move.
     Analyse(AnalyseArgs),
+    /// Prove who wins a position with perfect play: the result, the line,
+    /// nodes and time (games that bound their length: POLD.R).
+    Solve(SolveArgs),
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Moves to play from the position before solving.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    /// Give up after this many milliseconds (default: no limit).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The hash table's size in megabytes.
+    #[arg(long, default_value_t = 256, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
+    hash: u64,
 }
 
 /// The game to look at: rules and starting position.
@@ -199,6 +220,7 @@ fn main() -> ExitCode {
         Some(Task::Perft(args)) => run_perft(&args),
         Some(Task::Bench(args)) => run_bench(&args),
         Some(Task::Analyse(args)) => run_analyse(&args),
+        Some(Task::Solve(args)) => run_solve(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -301,6 +323,58 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         println!("{{\"type\":\"bestmove\",\"move\":{mv}}}");
     } else {
         println!("{}", bestmove_line(best));
+    }
+    Ok(())
+}
+
+fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    let game = args.game.session(&args.moves)?;
+    let position = game.position_line();
+    let started = Instant::now();
+    let (proof, nodes) = match game.ending() {
+        Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
+        None => {
+            let limits =
+                Limits { depth: Some(127), movetime: args.movetime.map(Duration::from_millis), ..Limits::default() };
+            let mut searcher = Searcher::new(args.hash as usize);
+            let mut last: Option<Report<String>> = None;
+            let result = game.search(&mut searcher, &limits, &AtomicBool::new(false), &mut |report| {
+                last = Some(report.clone());
+            });
+            let mover = game.mover();
+            let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
+                let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
+                // A loss for the side to move names the winner only with two players.
+                let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
+                (moves, report.pv, winner)
+            });
+            (proof, result.nodes)
+        }
+    };
+    let time = started.elapsed().as_millis();
+    if args.json {
+        let proof = match &proof {
+            None => "\"proven\":false".to_string(),
+            Some((mate, line, winner)) => {
+                let line: Vec<String> = line.iter().map(|mv| format!("\"{mv}\"")).collect();
+                let winner = winner.map_or("null".to_string(), |seat| format!("\"p{}\"", seat + 1));
+                format!("\"proven\":true,\"winner\":{winner},\"mate\":{mate},\"line\":[{}]", line.join(","))
+            }
+        };
+        println!("{{\"type\":\"solve\",\"position\":\"{position}\",{proof},\"nodes\":{nodes},\"time\":{time}}}");
+    } else {
+        println!("position {position}");
+        match &proof {
+            None => println!("result unknown: no proof within the limits"),
+            Some((mate, line, winner)) => {
+                let winner = winner.map_or("the side to move loses".to_string(), |seat| {
+                    format!("{} (p{}) wins", game.seat_name(seat), seat + 1)
+                });
+                println!("result {winner}, mate {mate}");
+                println!("line {}", line.join(" "));
+            }
+        }
+        println!("nodes {nodes} time {time} ms");
     }
     Ok(())
 }

@@ -125,3 +125,27 @@ fn command_line_errors_are_one_line_and_fail() {
         assert!(output.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn solve_proves_small_poldr_games_as_text_and_json() {
+    // Three bricks on 4x4: Blue puts pawn and marker three cells apart and
+    // keeps one brick; Yellow cannot place three, and Blue's next turn fills
+    // a single cell (the reference test's hand argument).
+    let lines = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"]));
+    assert_eq!(lines[0], "position 4/4/4/4 b 3,3 1 0 -,-");
+    assert!(lines[1].starts_with("result Blue (p1) wins, mate 2"), "{lines:?}");
+    assert!(lines[2].starts_with("line "), "{lines:?}");
+    let json = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3", "--json"]));
+    assert_eq!(json.len(), 1);
+    assert!(
+        json[0].starts_with(
+            r#"{"type":"solve","position":"4/4/4/4 b 3,3 1 0 -,-","proven":true,"winner":"p1","mate":2,"line":["#
+        ),
+        "{json:?}"
+    );
+    // A finished game is its own proof.
+    let over = stdout_lines(&podium(&["solve", "--game", "poldr", "--bricks", "3", "--moves", "Pa1Me5"]));
+    assert!(over[1].starts_with("result Blue (p1) wins, mate 0"), "{over:?}");
+    let bad = podium(&["solve", "--game", "poldr", "--variant", "advanced"]);
+    assert!(!bad.status.success());
+}
