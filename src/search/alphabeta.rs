@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, TimeBudget};
-use super::solver::{ProofTable, Prover};
+use super::solver::{ProofTable, Prover, proved_move};
 use super::tt::{Bound, Entry, TranspositionTable};
 
 /// The score of a won game at the root; a win in `n` plies scores `MATE - n`.
@@ -380,7 +380,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             game,
             table: proofs,
             same_side: &|a, b| (a == root_player) == (b == root_player),
-            key_of: &|position| game.hash(position) ^ key_salt,
+            key_salt,
             interrupt: &mut interrupt,
             nodes: 0,
         };
@@ -414,11 +414,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         let Some(proofs) = self.proofs.as_deref() else { return Vec::new() };
         let mut line = Vec::new();
         let mut position = *root;
-        while let Some(mv) = proofs
-            .get(self.game.hash(&position) ^ self.key_salt)
-            .and_then(|proven| proven.best_move)
-            .and_then(G::move_from_bits)
-            .filter(|&mv| self.game.is_legal(&position, mv))
+        while let Some(mv) =
+            proved_move(self.game, &position, proofs, self.key_salt).filter(|&mv| self.game.is_legal(&position, mv))
         {
             line.push(mv);
             position = self.game.play(&position, mv);

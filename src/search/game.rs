@@ -58,6 +58,24 @@ pub trait SearchGame: Sync {
         0
     }
 
+    /// A key shared by all positions that are the same up to a symmetry of
+    /// the game (for proofs), and the symmetry that takes `position` to the
+    /// shared form. Without symmetries: the hash and 0.
+    fn symmetric_key(&self, position: &Self::Position) -> (u64, usize) {
+        (self.hash(position), 0)
+    }
+
+    /// `mv` taken through symmetry `symmetry` (or back, with `inverse`).
+    fn transform_move(
+        &self,
+        _position: &Self::Position,
+        mv: Self::Move,
+        _symmetry: usize,
+        _inverse: bool,
+    ) -> Self::Move {
+        mv
+    }
+
     /// At most how many plies the game can last from here, where the game
     /// knows a bound small enough for a search to the end to be worth
     /// trying; `None` otherwise.

@@ -7,6 +7,19 @@ use std::collections::HashMap;
 
 use super::game::{Outcome, SearchGame};
 
+/// The move a proved entry holds, as played in `position` (entries hold
+/// moves as seen in the shared form of symmetric positions).
+pub fn proved_move<G: SearchGame>(
+    game: &G,
+    position: &G::Position,
+    table: &ProofTable,
+    key_salt: u64,
+) -> Option<G::Move> {
+    let (key, symmetry) = game.symmetric_key(position);
+    let stored = table.get(key ^ key_salt)?.best_move.and_then(G::move_from_bits)?;
+    Some(game.transform_move(position, stored, symmetry, true))
+}
+
 /// A proved position: whether the side to move wins, and in how many plies
 /// the game ends when the winner keeps to the proof's moves and the loser
 /// resists longest.
@@ -19,7 +32,8 @@ pub struct Proven {
 }
 
 /// Proved positions, kept across searches of the same game: a proof only
-/// grows. Keys are the search's table keys.
+/// grows. Keys are shared by positions equal up to a symmetry, and moves
+/// are stored as seen in that shared form.
 #[derive(Default)]
 pub struct ProofTable {
     entries: HashMap<u64, Proven>,
@@ -56,12 +70,12 @@ pub enum Unproven {
 
 /// One proof attempt. `same_side` says whether two players are on one side
 /// (with more than two players, the others form a coalition against the
-/// root player); `key_of` gives a position's table key.
+/// root player); `key_salt` is mixed into every key.
 pub struct Prover<'a, G: SearchGame> {
     pub game: &'a G,
     pub table: &'a mut ProofTable,
     pub same_side: &'a dyn Fn(usize, usize) -> bool,
-    pub key_of: &'a dyn Fn(&G::Position) -> u64,
+    pub key_salt: u64,
     /// Called every few thousand nodes with the count so far: true to stop.
     pub interrupt: &'a mut dyn FnMut(u64) -> bool,
     pub nodes: u64,
@@ -73,7 +87,9 @@ impl<G: SearchGame> Prover<'_, G> {
         if self.nodes.is_multiple_of(4096) && (self.interrupt)(self.nodes) {
             return Err(Unproven::Interrupted);
         }
-        let key = (self.key_of)(position);
+        let (key, symmetry) = self.game.symmetric_key(position);
+        let key = key ^ self.key_salt;
+        let stored = |mv| Some(G::move_to_bits(self.game.transform_move(position, mv, symmetry, false)));
         if let Some(proven) = self.table.get(key) {
             return Ok(proven);
         }
@@ -101,7 +117,7 @@ impl<G: SearchGame> Prover<'_, G> {
                 if (self.same_side)(self.game.mover(&child), mover) { child_side_wins } else { !child_side_wins };
             let plies = below.plies + 1;
             if we_win {
-                let proven = Proven { mover_wins: true, plies, best_move: Some(G::move_to_bits(mv)) };
+                let proven = Proven { mover_wins: true, plies, best_move: stored(mv) };
                 self.table.insert(key, proven);
                 return Ok(proven);
             }
@@ -110,7 +126,7 @@ impl<G: SearchGame> Prover<'_, G> {
             }
         }
         let (plies, mv) = longest.expect("at least one move");
-        let proven = Proven { mover_wins: false, plies, best_move: Some(G::move_to_bits(mv)) };
+        let proven = Proven { mover_wins: false, plies, best_move: stored(mv) };
         self.table.insert(key, proven);
         Ok(proven)
     }

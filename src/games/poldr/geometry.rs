@@ -14,7 +14,17 @@ pub struct Geometry {
     between: Vec<Cells>,
     /// `aligned[a]`: every cell aligned with `a`.
     aligned: [Cells; CELLS],
+    /// `symmetric[s][a]`: where the `s`-th of the board's 8 symmetries takes `a`.
+    symmetric: [[Cell; CELLS]; SYMMETRIES],
 }
+
+/// Rotations and reflections of the square: each maps lines to lines, so
+/// legal moves to legal moves, and keeps every result.
+pub const SYMMETRIES: usize = 8;
+
+/// The inverse of each symmetry: the quarter turns undo each other, the
+/// rest undo themselves.
+const INVERSE: [usize; SYMMETRIES] = [0, 1, 2, 3, 4, 6, 5, 7];
 
 /// The eight directions: along ranks, files and both diagonals.
 const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -34,7 +44,27 @@ impl Geometry {
             board: Cells::EMPTY,
             between: vec![Cells::EMPTY; CELLS * CELLS],
             aligned: [Cells::EMPTY; CELLS],
+            symmetric: [[Cell::new(0, 0).expect("a1"); CELLS]; SYMMETRIES],
         };
+        let last = size - 1;
+        for rank in 0..size {
+            for file in 0..size {
+                let images = [
+                    (file, rank),
+                    (last - file, rank),
+                    (file, last - rank),
+                    (last - file, last - rank),
+                    (rank, file),
+                    (last - rank, file),
+                    (rank, last - file),
+                    (last - rank, last - file),
+                ];
+                let from = Cell::new(file, rank).expect("on the board");
+                for (symmetry, (f, r)) in images.into_iter().enumerate() {
+                    geometry.symmetric[symmetry][from.index()] = Cell::new(f, r).expect("on the board");
+                }
+            }
+        }
         let on_board = |file: i8, rank: i8| (0..size as i8).contains(&file) && (0..size as i8).contains(&rank);
         for rank in 0..size {
             for file in 0..size {
@@ -68,6 +98,13 @@ impl Geometry {
     pub fn aligned(&self, cell: Cell) -> Cells {
         self.aligned[cell.index()]
     }
+
+    /// Where symmetry `symmetry` takes `cell` (its inverse with `inverse`).
+    #[inline]
+    pub fn transform(&self, cell: Cell, symmetry: usize, inverse: bool) -> Cell {
+        let symmetry = if inverse { INVERSE[symmetry] } else { symmetry };
+        self.symmetric[symmetry][cell.index()]
+    }
 }
 
 #[cfg(test)]
@@ -89,6 +126,26 @@ mod tests {
         assert!(geometry.between(cell("a1"), cell("b3")).is_empty());
         assert!(!geometry.aligned(cell("a1")).contains(cell("b2")));
         assert!(geometry.aligned(cell("a1")).contains(cell("c3")));
+    }
+
+    #[test]
+    fn symmetries_keep_intervals_and_undo_each_other() {
+        let geometry = Geometry::of(5);
+        for symmetry in 0..SYMMETRIES {
+            for a in geometry.board {
+                let image = geometry.transform(a, symmetry, false);
+                assert_eq!(geometry.transform(image, symmetry, true), a);
+                for b in geometry.board {
+                    let mapped = geometry
+                        .between(a, b)
+                        .fold(Cells::EMPTY, |set, c| set | geometry.transform(c, symmetry, false).bit());
+                    assert_eq!(mapped, geometry.between(image, geometry.transform(b, symmetry, false)));
+                }
+            }
+        }
+        // A quarter turn takes a1 to e1 on 5x5, its inverse e1 back.
+        assert_eq!(geometry.transform(cell("a1"), 5, false), cell("e1"));
+        assert_eq!(geometry.transform(cell("e1"), 5, true), cell("a1"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::geometry::Geometry;
+use super::geometry::{Geometry, SYMMETRIES};
 use super::moves::{Illegal, Move};
 use super::types::{Cell, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat};
 use super::zobrist::{Piece, ZobristKeys};
@@ -515,6 +515,36 @@ impl Position {
         let seats = &mut seats[..self.players as usize];
         seats.sort_unstable_by_key(|&seat| (self.changed[seat.index()].unwrap_or(0), seat));
         seats.iter().fold(0, |code, seat| code * MAX_PLAYERS + seat.index())
+    }
+
+    /// The least of the Zobrist keys of the position's 8 images under the
+    /// board's symmetries, and the symmetry that gives it: one key for all
+    /// positions that are the same up to a rotation or reflection.
+    pub fn symmetric_key(&self) -> (u64, usize) {
+        let keys = ZobristKeys::get();
+        let geometry = self.geometry();
+        let mut hashes = [self.hash; SYMMETRIES];
+        for cell in self.occupied() {
+            let piece = self.piece_at(cell).expect("an occupied cell");
+            let own = keys.piece(piece, cell.index());
+            for (symmetry, hash) in hashes.iter_mut().enumerate().skip(1) {
+                *hash ^= own ^ keys.piece(piece, geometry.transform(cell, symmetry, false).index());
+            }
+        }
+        let (symmetry, &key) = hashes.iter().enumerate().min_by_key(|&(_, &hash)| hash).expect("8 keys");
+        (key, symmetry)
+    }
+
+    /// `mv` as seen through symmetry `symmetry` (or its inverse).
+    pub fn transform_move(&self, mv: Move, symmetry: usize, inverse: bool) -> Move {
+        let geometry = self.geometry();
+        let map = |cell| geometry.transform(cell, symmetry, inverse);
+        match mv {
+            Move::Opening { pawn, marker } => Move::Opening { pawn: map(pawn), marker: map(marker) },
+            Move::Pawn(cell) => Move::Pawn(map(cell)),
+            Move::Marker(cell) => Move::Marker(map(cell)),
+            Move::Pass => Move::Pass,
+        }
     }
 
     /// The Zobrist key computed from scratch; `hash()` must always equal it.

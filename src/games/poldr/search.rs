@@ -174,6 +174,14 @@ impl SearchGame for PoldrGame {
         false
     }
 
+    fn symmetric_key(&self, position: &Position) -> (u64, usize) {
+        position.symmetric_key()
+    }
+
+    fn transform_move(&self, position: &Position, mv: Move, symmetry: usize, inverse: bool) -> Move {
+        position.transform_move(mv, symmetry, inverse)
+    }
+
     /// Turns that place or take back more bricks first: the race to the
     /// last brick, and to the most bricks, is most of the game.
     fn move_priority(&self, position: &Position, mv: Move) -> i32 {
