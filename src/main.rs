@@ -334,8 +334,12 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let (proof, nodes) = match game.ending() {
         Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
         None => {
-            let limits =
-                Limits { depth: Some(127), movetime: args.movetime.map(Duration::from_millis), ..Limits::default() };
+            let limits = Limits {
+                depth: Some(127),
+                movetime: args.movetime.map(Duration::from_millis),
+                prove: true,
+                ..Limits::default()
+            };
             let mut searcher = Searcher::new(args.hash as usize);
             let mut last: Option<Report<String>> = None;
             let result = game.search(&mut searcher, &limits, &AtomicBool::new(false), &mut |report| {

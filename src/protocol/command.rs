@@ -129,6 +129,7 @@ impl SearchParams {
             movetime: self.movetime,
             clock,
             infinite: self.infinite || nothing_limits,
+            prove: false,
             move_overhead,
         })
     }

@@ -17,10 +17,14 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
-/// After each iteration a proof may take this many times the nodes searched
-/// so far (and at least `MIN_PROOF_NODES`), so proving keeps pace with searching.
-const PROOF_SHARE: u64 = 1;
+/// After each iteration a proof may take a share of the nodes searched so
+/// far (and at least `MIN_PROOF_NODES`), so proving keeps pace with
+/// searching: an equal share when asked to prove (`Limits::prove`, `go
+/// infinite`), half otherwise, and none while the game's bound on the plies
+/// left is above `PROOF_MAX_PLIES` (a proof is out of reach there, and its
+/// nodes would be the iterations' loss).
 const MIN_PROOF_NODES: u64 = 20_000;
+const PROOF_MAX_PLIES: u32 = 90;
 /// How many nodes pass between looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
 
@@ -138,6 +142,9 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     key_salt: u64,
     /// Proved positions (the main thread only tries proofs).
     proofs: Option<&'a mut ProofTable>,
+    /// Asked to prove: proofs get as many nodes as the iterations, however
+    /// far the end.
+    eager_proofs: bool,
 }
 
 impl Searcher {
@@ -210,6 +217,7 @@ impl Searcher {
             }
             let mut main = Run::new(game, tt, main_history, history, &shared, report);
             main.proofs = Some(proofs);
+            main.eager_proofs = limits.prove || limits.infinite;
             main.budget = limits.budget(game.expected_moves_left(root));
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
             let result = main.iterate(root, 1, max_depth, limits.infinite);
@@ -250,6 +258,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             players: 2,
             key_salt: 0,
             proofs: None,
+            eager_proofs: false,
         }
     }
 
@@ -343,7 +352,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             // With a move in hand, try to settle the game for good, giving
             // the proof as many nodes as the iterations have had so far.
             if score.abs() <= MATE_BOUND {
-                let budget = (self.nodes * PROOF_SHARE).max(MIN_PROOF_NODES);
+                let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
                 if let Some(proof) = self.try_proof(root, budget) {
                     best = proof;
                     break;
@@ -368,7 +377,10 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
     /// on from the last). A proof ends the search: it is exact, and no
     /// iteration improves on it.
     fn try_proof(&mut self, root: &G::Position, budget: u64) -> Option<SearchResult<G::Move>> {
-        self.game.plies_left_bound(root)?;
+        let bound = self.game.plies_left_bound(root)?;
+        if bound > PROOF_MAX_PLIES && !self.eager_proofs {
+            return None;
+        }
         let (game, key_salt, root_player) = (self.game, self.key_salt, self.root_player);
         let shared = self.shared;
         let (started, hard) = (self.started, self.budget.hard);
@@ -496,7 +508,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
-        self.score_moves(position, &moves, &mut scored, tt_move, ply);
+        self.score_moves(&moves, &mut scored, tt_move, ply);
         self.move_buffers[ply] = moves;
 
         self.path.push(key);
@@ -520,7 +532,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             } else {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
-                let quiet = move_score % PRIORITY_UNIT < KILLER_SCORE;
+                let quiet = move_score < KILLER_SCORE;
                 let reducible = quiet && depth >= 3 && index >= 3;
                 let reduction = if reducible { late_move_reduction(depth, index) } else { 0 };
                 let mut score = self.search_child(&child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
@@ -604,30 +616,19 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
     }
 
     /// TT move first, then killers, then by history.
-    /// The table move first; then by the game's own priority, and within
-    /// one priority killers, then history.
-    fn score_moves(
-        &self,
-        position: &G::Position,
-        moves: &[G::Move],
-        scored: &mut Vec<(i32, G::Move)>,
-        tt_move: Option<G::Move>,
-        ply: usize,
-    ) {
+    /// The table move first, then killers, then by history.
+    fn score_moves(&self, moves: &[G::Move], scored: &mut Vec<(i32, G::Move)>, tt_move: Option<G::Move>, ply: usize) {
         let killers = self.killers[ply];
         scored.clear();
         scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
                 TT_MOVE_SCORE
+            } else if Some(mv) == killers[0] {
+                KILLER_SCORE + 1
+            } else if Some(mv) == killers[1] {
+                KILLER_SCORE
             } else {
-                let within = if Some(mv) == killers[0] {
-                    KILLER_SCORE + 1
-                } else if Some(mv) == killers[1] {
-                    KILLER_SCORE
-                } else {
-                    self.history[G::move_to_bits(mv) as usize]
-                };
-                self.game.move_priority(position, mv).clamp(0, MAX_PRIORITY) * PRIORITY_UNIT + within
+                self.history[G::move_to_bits(mv) as usize]
             };
             (score, mv)
         }));
@@ -651,9 +652,6 @@ const ROOT_PLAYER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Above any history score, which is capped at `HISTORY_MAX`.
 const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 const HISTORY_MAX: i32 = 1 << 20;
-/// A game's move priority ranks above killers and history.
-const PRIORITY_UNIT: i32 = 1 << 22;
-const MAX_PRIORITY: i32 = 255;
 
 /// How many moves are picked one by one before the rest is sorted at once.
 const PICKED_MOVES: usize = 4;

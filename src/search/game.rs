@@ -52,8 +52,8 @@ pub trait SearchGame: Sync {
     /// Whether a repeated position is a draw in this game.
     fn repetition_is_draw(&self) -> bool;
 
-    /// How promising `mv` looks before any search, 0 to 255 (higher first):
-    /// move ordering ranks it above killers and history.
+    /// How promising `mv` looks before any search (higher first): proofs
+    /// try moves in this order.
     fn move_priority(&self, _position: &Self::Position, _mv: Self::Move) -> i32 {
         0
     }

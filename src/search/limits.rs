@@ -21,6 +21,9 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
+    /// Try hard to prove who wins (where the game bounds its length): as
+    /// many nodes for proofs as for the iterations. `infinite` implies it.
+    pub prove: bool,
     /// Time lost between our reply and the controller's clock, per move.
     pub move_overhead: Duration,
 }
