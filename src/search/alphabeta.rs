@@ -321,6 +321,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             best.score = Score::Mate(0);
             return best;
         }
+        let mut proofs_done = false;
         for depth in first_depth..=max_depth {
             self.seldepth = 0;
             let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
@@ -351,11 +352,18 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             (self.report)(&report);
             // With a move in hand, try to settle the game for good, giving
             // the proof as many nodes as the iterations have had so far.
-            if score.abs() <= MATE_BOUND {
+            if score.abs() <= MATE_BOUND && !proofs_done {
                 let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
-                if let Some(proof) = self.try_proof(root, budget) {
-                    best = proof;
-                    break;
+                match self.try_proof(root, budget) {
+                    Some(proof) if matches!(proof.score, Score::Mate(moves) if moves > 0) => {
+                        best = proof;
+                        break;
+                    }
+                    // Lost against perfect play: go on searching for the move
+                    // that makes a fallible opponent's task hardest, and try
+                    // no more proofs.
+                    Some(_) => proofs_done = true,
+                    None => {}
                 }
             }
             let proven = score.abs() > MATE_BOUND && !infinite;
