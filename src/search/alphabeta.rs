@@ -351,7 +351,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             };
             (self.report)(&report);
             // With a move in hand, try to settle the game for good, giving
-            // the proof as many nodes as the iterations have had so far.
+            // the proof a share of the nodes the iterations have had.
             if score.abs() <= MATE_BOUND && !proofs_done {
                 let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
                 match self.try_proof(root, budget) {
@@ -382,8 +382,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
 
     /// Where the game bounds its length, tries to prove who wins with at
     /// most `budget` nodes (proved positions are kept, so each attempt goes
-    /// on from the last). A proof ends the search: it is exact, and no
-    /// iteration improves on it.
+    /// on from the last), and reports a proof found. A proved win ends the
+    /// search: no iteration improves on it.
     fn try_proof(&mut self, root: &G::Position, budget: u64) -> Option<SearchResult<G::Move>> {
         let bound = self.game.plies_left_bound(root)?;
         if bound > PROOF_MAX_PLIES && !self.eager_proofs {
