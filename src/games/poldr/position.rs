@@ -87,7 +87,15 @@ impl Position {
         }
         let mut reserves = [0; MAX_PLAYERS];
         reserves[..players as usize].fill(bricks);
-        let mut position = Position {
+        let mut position = Position::empty_board(size, players, reserves);
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+
+    /// No piece on the board, phase 1, ply 0, nothing changed yet; the key
+    /// is left for the caller to compute once the position is complete.
+    fn empty_board(size: u8, players: u8, reserves: [u8; MAX_PLAYERS]) -> Position {
+        Position {
             size,
             players,
             pawn: None,
@@ -98,9 +106,7 @@ impl Position {
             ply: 0,
             changed: [None; MAX_PLAYERS],
             hash: 0,
-        };
-        position.hash = position.compute_hash();
-        Ok(position)
+        }
     }
 
     pub fn size(&self) -> u8 {
@@ -339,25 +345,35 @@ impl Position {
         if let Some(winner) = self.emptied_reserve() {
             return Outcome { winner, reason: WinReason::LastBrick };
         }
-        let best = self.seats().map(|seat| self.reserves[seat.index()]).max().expect("players");
-        let tied: Vec<Seat> = self.seats().filter(|&seat| self.reserves[seat.index()] == best).collect();
-        let winner =
-            *tied.iter().min_by_key(|&&seat| (self.changed[seat.index()].unwrap_or(0), seat)).expect("a best seat");
-        let reason = if tied.len() == 1 { WinReason::MostBricks } else { WinReason::TieBreak };
+        let winner = self.best_standing(self.seats()).expect("players");
+        let best = self.reserves[winner.index()];
+        let tied = self.seats().filter(|&seat| self.reserves[seat.index()] == best).count();
+        let reason = if tied == 1 { WinReason::MostBricks } else { WinReason::TieBreak };
         Outcome { winner, reason }
+    }
+
+    /// Of `seats`, the one the scoring puts first: the most bricks in
+    /// reserve, then the earliest last change (none counts as ply 0), then
+    /// the earlier seat.
+    pub fn best_standing(&self, seats: impl Iterator<Item = Seat>) -> Option<Seat> {
+        seats.min_by_key(|&seat| {
+            (std::cmp::Reverse(self.reserves[seat.index()]), self.changed[seat.index()].unwrap_or(0), seat)
+        })
     }
 
     /// Why `mv` cannot be played here, or `Ok` if it can.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
-        if self.emptied_reserve().is_some() || !self.has_moves() {
-            return Err(Illegal::GameOver);
+        // One generation answers both: no move at all means the game is over.
+        let (mut any, mut legal) = (false, false);
+        self.for_each_move(|candidate| {
+            any = true;
+            legal |= candidate == mv;
+        });
+        match (any, legal) {
+            (_, true) => Ok(()),
+            (false, _) => Err(Illegal::GameOver),
+            (true, false) => Err(self.diagnose(mv)),
         }
-        let mut legal = false;
-        self.for_each_move(|candidate| legal |= candidate == mv);
-        if legal {
-            return Ok(());
-        }
-        Err(self.diagnose(mv))
     }
 
     /// The reason an illegal move is illegal, for people.
@@ -718,24 +734,12 @@ impl std::str::FromStr for Position {
             reserves[seat.index()] = reserve as u8;
         }
 
-        let mut position = Position {
-            size: 0,
-            players: players as u8,
-            pawn: None,
-            markers: [None; MAX_PLAYERS],
-            bricks: [Cells::EMPTY; MAX_PLAYERS],
-            reserves,
-            phase: Phase::Building,
-            ply: 0,
-            changed: [None; MAX_PLAYERS],
-            hash: 0,
-        };
         let ranks: Vec<&str> = fields[0].split('/').collect();
         if !(MIN_SIZE as usize..=MAX_SIZE as usize).contains(&ranks.len()) {
             return Err(PositionError::RankCount { ranks: ranks.len() });
         }
         let size = ranks.len() as u8;
-        position.size = size;
+        let mut position = Position::empty_board(size, players as u8, reserves);
         for (row, rank_text) in ranks.iter().enumerate() {
             let rank = size - 1 - row as u8;
             let mut file = 0usize;

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::moves::Move;
 use super::perft::{divide, perft};
-use super::position::{Outcome, Position};
+use super::position::Position;
 use super::search::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
@@ -32,18 +32,11 @@ impl PoldrSession {
     /// of the others, the one the rules' scoring puts first wins.
     pub fn outcome(&self) -> Option<(Seat, String)> {
         if let Some(loser) = self.forfeited_by {
-            let winner = self
-                .position
-                .seats()
-                .filter(|&seat| seat != loser)
-                .min_by_key(|&seat| {
-                    let reserve = self.position.reserve(seat);
-                    (std::cmp::Reverse(reserve), self.position.last_change(seat).unwrap_or(0), seat)
-                })
-                .expect("another seat");
+            let others = self.position.seats().filter(|&seat| seat != loser);
+            let winner = self.position.best_standing(others).expect("another seat");
             return Some((winner, format!("{} wins ({} played an illegal move)", winner.name(), loser.name())));
         }
-        self.position.outcome().map(|Outcome { winner, reason }| (winner, Outcome { winner, reason }.to_string()))
+        self.position.outcome().map(|outcome| (outcome.winner, outcome.to_string()))
     }
 }
 
