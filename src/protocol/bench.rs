@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::games::pods::PodsGame;
 use crate::games::pods::{Game, Move, Position, Rotation, Rules, Variant, perft};
 use crate::games::poldr::{self, PoldrGame};
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, SearchGame, SearchResult, Searcher};
 
 /// Deep enough to exercise the whole search, short enough for a few seconds.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -114,11 +114,8 @@ pub fn run_poldr(depth: u32, mut each: impl FnMut(usize, &PoldrBenchRun)) -> Ben
                 continue;
             }
         };
-        let mut searcher = Searcher::new(HASH_MEGABYTES);
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let started = Instant::now();
-        let result = searcher.search(&PoldrGame::default(), &root, &[], &limits, &AtomicBool::new(false), |_| {});
-        let run = PoldrBenchRun { line, best_move: result.best_move, nodes: result.nodes, elapsed: started.elapsed() };
+        let (result, elapsed) = search_fresh(&PoldrGame::default(), &root, depth);
+        let run = PoldrBenchRun { line, best_move: result.best_move, nodes: result.nodes, elapsed };
         total.nodes += run.nodes;
         total.elapsed += run.elapsed;
         each(index, &run);
@@ -158,17 +155,23 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchRun)) -> BenchTotal {
                 continue;
             }
         };
-        let mut searcher = Searcher::new(HASH_MEGABYTES);
-        let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let game = PodsGame::new(Arc::clone(rules), 0);
-        let started = Instant::now();
-        let result = searcher.search(&game, &root, &[], &limits, &AtomicBool::new(false), |_| {});
-        let run = BenchRun { position, best_move: result.best_move, nodes: result.nodes, elapsed: started.elapsed() };
+        let (result, elapsed) = search_fresh(&PodsGame::new(Arc::clone(rules), 0), &root, depth);
+        let run = BenchRun { position, best_move: result.best_move, nodes: result.nodes, elapsed };
         total.nodes += run.nodes;
         total.elapsed += run.elapsed;
         each(index, &run);
     }
     total
+}
+
+/// Searches `root` to `depth` with a fresh searcher, so the count depends on
+/// nothing searched before; returns the result and the time taken.
+fn search_fresh<G: SearchGame>(game: &G, root: &G::Position, depth: u32) -> (SearchResult<G::Move>, Duration) {
+    let mut searcher = Searcher::new(HASH_MEGABYTES);
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let started = Instant::now();
+    let result = searcher.search(game, root, &[], &limits, &AtomicBool::new(false), |_| {});
+    (result, started.elapsed())
 }
 
 /// One perft measurement.
