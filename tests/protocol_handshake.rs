@@ -39,7 +39,8 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
             "MaxPlies",
             "Players",
             "Size",
-            "Bricks"
+            "Bricks",
+            "MultiplayerSearch"
         ]
     );
     assert_eq!(engine.sync(), Vec::<String>::new(), "isready answers readyok alone");

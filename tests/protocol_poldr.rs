@@ -6,7 +6,7 @@ mod protocol_common;
 
 use std::time::Duration;
 
-use podium::games::poldr::{Position, perft};
+use podium::games::poldr::{Position, Seat, perft};
 use protocol_common::{EngineProcess, check_search_output};
 
 const START: &str = "5/5/5/5/5 b 16,16 1 0 -,-";
@@ -192,4 +192,124 @@ fn the_default_start_is_proved_a_first_player_win_and_the_win_is_kept() {
         let last = infos.last().unwrap();
         assert!(last.contains(" score mate ") && !last.contains(" score mate -"), "{last}");
     }
+}
+
+const START_3: &str = "5/5/5/5/5 b 16,16,16 1 0 -,-,-";
+
+/// The first line of play from `start` (depth first, moves in generation
+/// order) that ends with `winner` winning, found by the rules library.
+fn line_won_by(start: &str, winner: Seat) -> Vec<String> {
+    fn search(position: &Position, winner: Seat, line: &mut Vec<String>) -> bool {
+        if let Some(outcome) = position.outcome() {
+            return outcome.winner == winner;
+        }
+        for mv in position.legal_moves() {
+            let mut next = *position;
+            next.try_play(mv).expect("a generated move");
+            line.push(mv.to_string());
+            if search(&next, winner, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    let mut line = Vec::new();
+    assert!(search(&start.parse().expect("a valid start"), winner, &mut line), "no line won by {winner:?}");
+    line
+}
+
+#[test]
+fn three_players_are_selected_by_their_position_line_and_take_turns() {
+    let mut engine = EngineProcess::start();
+    // Pods is selected: the line itself says POLD.R is not, so it is refused.
+    engine.send(&format!("position fen {START_3}"));
+    assert!(engine.sync()[0].contains("this is a POLD.R position"));
+    engine.send("setoption name Game value poldr");
+    engine.send(&format!("position fen {START_3}"));
+    assert_eq!(engine.query("fen"), START_3);
+    let moves = ["Pc3Me5", "Ma1", "Ma5", "Pe1"];
+    for (played, expected) in ["p1", "p2", "p3", "p1", "p2"].iter().enumerate() {
+        engine.send(&format!("position fen {START_3} moves {}", moves[..played].join(" ")));
+        assert_eq!(engine.query("turn"), *expected, "after {played} moves");
+        assert_eq!(engine.query("p1turn"), (*expected == "p1").to_string());
+    }
+    assert_eq!(engine.query("fen"), expected_line(START_3, &moves));
+    assert_eq!(engine.query("result"), "none");
+    assert_eq!(engine.sync(), Vec::<String>::new());
+}
+
+#[test]
+fn the_third_player_can_win_and_is_reported() {
+    let start = "4/4/4/4 b 2,2,2 1 0 -,-,-";
+    let line = line_won_by(start, Seat::Red);
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr players 3 size 4 bricks 2");
+    engine.send(&format!("position startpos moves {}", line.join(" ")));
+    assert_eq!(engine.query("gameover"), "true");
+    assert_eq!(engine.query("result"), "p3win");
+    engine.send("d");
+    let picture = engine.sync();
+    assert!(picture.iter().any(|line| line.starts_with("game over: Red wins")), "{picture:?}");
+    // An illegal move by Red, whoever stands best, never makes Red the winner.
+    engine.send(&format!("position startpos moves {} Qa1", line[..line.len() - 1].join(" ")));
+    assert_eq!(engine.sync().len(), 1, "the illegal move is reported");
+    assert_eq!(engine.query("gameover"), "true");
+    assert_ne!(engine.query("result"), "p3win");
+}
+
+#[test]
+fn three_player_picture_eval_and_clocks() {
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr players 3 size 7 bricks 30");
+    let moves = ["Pd4Md7", "Ma1"];
+    engine.send(&format!("position startpos moves {}", moves.join(" ")));
+    assert_eq!(engine.query("turn"), "p3");
+    engine.send("d");
+    let picture = engine.sync();
+    let position: Position = expected_line("7/7/7/7/7/7/7 b 30,30,30 1 0 -,-,-", &moves).parse().unwrap();
+    let reserves: Vec<String> =
+        position.seats().map(|seat| format!("{} {}", seat.name(), position.reserve(seat))).collect();
+    assert!(picture.contains(&format!("reserves {}", reserves.join(", "))), "{picture:?}");
+    assert!(picture.iter().any(|line| line.starts_with("turn Red")), "{picture:?}");
+    engine.send("eval");
+    let eval = engine.sync().remove(0);
+    assert!(eval.starts_with("eval Red to move: score "), "{eval}");
+    assert!(["Blue", "Yellow", "Red"].iter().all(|seat| eval.contains(&format!(" {seat} reserve "))), "{eval}");
+    // Red's clock is short, the others' long: the search must budget Red's
+    // (on the others' it would think for seconds).
+    let started = std::time::Instant::now();
+    let (infos, mv) = engine.search("go p1time 600000 p2time 600000 p3time 300 p3inc 0", Duration::from_secs(30));
+    check_search_output(&infos, &mv);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?} on a 300 ms clock", started.elapsed());
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+}
+
+#[test]
+fn both_multiplayer_searches_answer_and_paranoid_proves_three_player_wins() {
+    let mut engine = EngineProcess::start();
+    for style in ["maxn", "paranoid", "MaxN"] {
+        engine.send(&format!("setoption name MultiplayerSearch value {style}"));
+        engine.send("newgame poldr players 3 size 6 bricks 16");
+        engine.send("position startpos moves Pc3Mc5");
+        let (infos, mv) = engine.search("go depth 3", Duration::from_secs(30));
+        check_search_output(&infos, &mv);
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+        assert!(infos.iter().all(|info| !info.contains(" score mate ")), "{infos:?}");
+    }
+    engine.send("setoption name MultiplayerSearch value minimax");
+    let errors = engine.sync();
+    assert!(errors.len() == 1 && errors[0].contains("paranoid or maxn"), "{errors:?}");
+    // Four bricks on 4x4: Blue lays its last brick first against any defence.
+    engine.send("setoption name MultiplayerSearch value paranoid");
+    engine.send("newgame poldr players 3 size 4 bricks 4");
+    engine.send("position startpos");
+    let (infos, mv) = engine.search("go movetime 5000", Duration::from_secs(30));
+    check_search_output(&infos, &mv);
+    let last = infos.last().unwrap();
+    assert!(last.contains(" score mate ") && !last.contains(" score mate -"), "{infos:?}");
+    // Playing the proof's line, Blue wins whatever the others do along it.
+    let pv: Vec<&str> = last.split(" pv ").nth(1).unwrap().split(' ').collect();
+    engine.send(&format!("position startpos moves {}", pv.join(" ")));
+    assert_eq!((engine.query("gameover"), engine.query("result")), ("true".into(), "p1win".into()));
 }

@@ -133,6 +133,7 @@ impl Engine {
     fn new_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.settings.hash_megabytes);
         searcher.set_threads(self.settings.threads);
+        searcher.set_multiplayer(self.settings.multiplayer);
         searcher
     }
 
@@ -188,6 +189,11 @@ impl Engine {
             EngineOption::Threads => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_threads(self.settings.threads);
+                }
+            }
+            EngineOption::MultiplayerSearch => {
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.set_multiplayer(self.settings.multiplayer);
                 }
             }
             EngineOption::MaxPlies => {

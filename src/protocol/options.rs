@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::games::GameKind;
 use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant};
+use crate::search::MultiplayerSearch;
 
 /// Everything `setoption` can change.
 #[derive(Clone, Debug)]
@@ -26,6 +27,8 @@ pub struct Settings {
     pub players: u8,
     pub size: u8,
     pub bricks: u8,
+    /// How a search of more than two players treats the others.
+    pub multiplayer: MultiplayerSearch,
 }
 
 impl Default for Settings {
@@ -44,6 +47,7 @@ impl Default for Settings {
             players: 2,
             size: 5,
             bricks: 16,
+            multiplayer: MultiplayerSearch::Paranoid,
         }
     }
 }
@@ -70,6 +74,7 @@ pub enum EngineOption {
     Players,
     Size,
     Bricks,
+    MultiplayerSearch,
 }
 
 /// Pods trees are small: a gigabyte is plenty, and a larger table could not
@@ -83,7 +88,7 @@ const SIZE: RangeInclusive<u64> = 4..=9;
 const BRICKS: RangeInclusive<u64> = 1..=40;
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 13] = [
+    pub const ALL: [EngineOption; 14] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::Game,
@@ -97,6 +102,7 @@ impl EngineOption {
         EngineOption::Players,
         EngineOption::Size,
         EngineOption::Bricks,
+        EngineOption::MultiplayerSearch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -114,6 +120,7 @@ impl EngineOption {
             EngineOption::Players => "Players",
             EngineOption::Size => "Size",
             EngineOption::Bricks => "Bricks",
+            EngineOption::MultiplayerSearch => "MultiplayerSearch",
         }
     }
 
@@ -170,6 +177,10 @@ impl EngineOption {
             EngineOption::Players => spin(defaults.players as u64, PLAYERS),
             EngineOption::Size => spin(defaults.size as u64, SIZE),
             EngineOption::Bricks => spin(defaults.bricks as u64, BRICKS),
+            EngineOption::MultiplayerSearch => {
+                let styles: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| format!("var {style}")).collect();
+                format!("option name {name} type combo default {} {}", defaults.multiplayer, styles.join(" "))
+            }
         }
     }
 }
@@ -193,6 +204,7 @@ impl Settings {
             EngineOption::Players => self.players = spin(PLAYERS)? as u8,
             EngineOption::Size => self.size = spin(SIZE)? as u8,
             EngineOption::Bricks => self.bricks = spin(BRICKS)? as u8,
+            EngineOption::MultiplayerSearch => self.multiplayer = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Variant => self.variant = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Rotation => self.rotation = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Board => {
@@ -230,6 +242,10 @@ mod tests {
             "option name Variant type combo default standard var standard var advanced"
         );
         assert!(EngineOption::Board.declaration().ends_with(&Board::default().one_line()));
+        assert_eq!(
+            EngineOption::MultiplayerSearch.declaration(),
+            "option name MultiplayerSearch type combo default paranoid var paranoid var maxn"
+        );
         for option in EngineOption::ALL {
             assert!(!option.declaration().ends_with(' '), "{option:?}");
         }
@@ -247,6 +263,7 @@ mod tests {
             (EngineOption::Pods, "A="),
             (EngineOption::PlacementLiberty, "yes"),
             (EngineOption::MaxPlies, "-1"),
+            (EngineOption::MultiplayerSearch, "minimax"),
         ] {
             let error = settings.set(option, value).unwrap_err();
             assert!(error.starts_with(option.name()), "{error}");

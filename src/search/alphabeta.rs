@@ -11,6 +11,9 @@ use super::limits::{Limits, TimeBudget};
 use super::solver::{ProofTable, Prover, proved_move};
 use super::tt::{Bound, Entry, TranspositionTable};
 
+mod maxn;
+pub use maxn::{MAXN_WIN, MultiplayerSearch, UnknownMultiplayerSearch};
+
 /// The score of a won game at the root; a win in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
 /// Scores beyond this are wins or losses, not evaluations.
@@ -98,6 +101,7 @@ pub struct Searcher {
     proofs: ProofTable,
     /// Move-ordering statistics, one table per search thread.
     histories: Vec<Vec<i32>>,
+    multiplayer: MultiplayerSearch,
 }
 
 const HISTORY_SIZE: usize = 1 << 16;
@@ -145,6 +149,10 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     /// Asked to prove: proofs get as many nodes as the iterations, however
     /// far the end.
     eager_proofs: bool,
+    /// Iterations search max-n rather than paranoid alpha-beta.
+    maxn: bool,
+    /// Whether the current max-n iteration cut a line off at its depth.
+    horizon_reached: bool,
 }
 
 impl Searcher {
@@ -153,6 +161,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_megabytes),
             proofs: ProofTable::default(),
             histories: vec![vec![0; HISTORY_SIZE]],
+            multiplayer: MultiplayerSearch::default(),
         }
     }
 
@@ -183,6 +192,13 @@ impl Searcher {
         self.histories.len()
     }
 
+    /// How searches of more than two players treat the others. Max-n runs
+    /// on one thread: helpers would only repeat its tree, which has no
+    /// table to share.
+    pub fn set_multiplayer(&mut self, style: MultiplayerSearch) {
+        self.multiplayer = style;
+    }
+
     /// Searches `root` within `limits`, reporting each completed iteration.
     /// `history` holds the keys of the positions before `root` in the game, for
     /// repetitions. Returns early, with the best move found so far, once `stop`
@@ -203,7 +219,9 @@ impl Searcher {
         let shared = Shared { stop, finished: AtomicBool::new(false), nodes: AtomicU64::new(0) };
         let max_depth =
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
+        let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
         let tt = &self.tt;
         let proofs = &mut self.proofs;
         std::thread::scope(|scope| {
@@ -217,6 +235,7 @@ impl Searcher {
             }
             let mut main = Run::new(game, tt, main_history, history, &shared, report);
             main.proofs = Some(proofs);
+            main.maxn = maxn;
             main.eager_proofs = limits.prove || limits.infinite;
             main.budget = limits.budget(game.expected_moves_left(root));
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
@@ -259,6 +278,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             key_salt: 0,
             proofs: None,
             eager_proofs: false,
+            maxn: false,
+            horizon_reached: false,
         }
     }
 
@@ -324,7 +345,12 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         let mut proofs_done = false;
         for depth in first_depth..=max_depth {
             self.seldepth = 0;
-            let score = self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+            self.horizon_reached = false;
+            let score = if self.maxn {
+                self.maxn(root, depth as i32, 0)[self.root_player]
+            } else {
+                self.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
+            };
             if self.aborted {
                 // Root moves are only recorded once fully searched, and the
                 // last best move is searched first: a move here is at least as good.
@@ -366,7 +392,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                     None => {}
                 }
             }
-            let proven = score.abs() > MATE_BOUND && !infinite;
+            // A max-n tree that ends everywhere before the depth is complete.
+            let proven = (score.abs() > MATE_BOUND || (self.maxn && !self.horizon_reached)) && !infinite;
             let out_of_time = self.budget.soft.is_some_and(|soft| self.started.elapsed() >= soft);
             if proven || out_of_time {
                 break;
@@ -835,6 +862,198 @@ mod tests {
         // lets the loser stretch the game to three plies.)
         let result = solve(&game, 4, 0, 1);
         assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
+    }
+
+    /// A three-player game given as an explicit tree, so that every value
+    /// can be worked out by hand. Players: A = 0, B = 1, C = 2. A node with
+    /// no children is a finished game; the others carry each player's
+    /// static score, read when the search stops there.
+    struct Tree {
+        nodes: Vec<TreeNode>,
+    }
+
+    struct TreeNode {
+        name: &'static str,
+        mover: usize,
+        children: Vec<usize>,
+        scores: [i32; 3],
+        end: Outcome,
+    }
+
+    /// A node as written in a test: name, mover, children by name, static
+    /// scores, and the result if it has no children.
+    type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Outcome);
+
+    impl Tree {
+        fn new(nodes: &[NodeSpec]) -> Tree {
+            let index = |name: &str| nodes.iter().position(|node| node.0 == name).expect("a node of the tree");
+            Tree {
+                nodes: nodes
+                    .iter()
+                    .map(|&(name, mover, children, scores, end)| TreeNode {
+                        name,
+                        mover,
+                        children: children.iter().map(|child| index(child)).collect(),
+                        scores,
+                        end,
+                    })
+                    .collect(),
+            }
+        }
+
+        fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
+            let mut searcher = Searcher::new(1);
+            searcher.set_multiplayer(style);
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let mut pv = Vec::new();
+            let result = searcher.search(self, &0, &[], &limits, &AtomicBool::new(false), |report| {
+                pv = report.pv.iter().map(|&node| self.nodes[node].name).collect()
+            });
+            (result, pv)
+        }
+    }
+
+    impl SearchGame for Tree {
+        type Position = usize;
+        /// The node a move leads to.
+        type Move = usize;
+
+        fn hash(&self, node: &usize) -> u64 {
+            (*node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+
+        fn players(&self, _: &usize) -> usize {
+            3
+        }
+
+        fn mover(&self, node: &usize) -> usize {
+            self.nodes[*node].mover
+        }
+
+        fn legal_moves(&self, node: &usize, moves: &mut Vec<usize>) {
+            moves.extend_from_slice(&self.nodes[*node].children);
+        }
+
+        fn play(&self, _: &usize, child: usize) -> usize {
+            child
+        }
+
+        fn is_legal(&self, node: &usize, child: usize) -> bool {
+            self.nodes[*node].children.contains(&child)
+        }
+
+        fn final_outcome(&self, node: &usize) -> Outcome {
+            self.nodes[*node].end
+        }
+
+        fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
+            let node = &self.nodes[*node];
+            (!node.children.is_empty()).then_some(node.scores[player])
+        }
+
+        fn is_draw(&self, _: &usize) -> bool {
+            false
+        }
+
+        fn repetition_is_draw(&self) -> bool {
+            false
+        }
+
+        fn expected_moves_left(&self, _: &usize) -> u32 {
+            4
+        }
+
+        fn move_to_bits(child: usize) -> u16 {
+            child as u16
+        }
+
+        fn move_from_bits(bits: u16) -> Option<usize> {
+            Some(bits as usize)
+        }
+    }
+
+    const ON: Outcome = Outcome::Draw;
+    const NO_SCORES: [i32; 3] = [0; 3];
+
+    #[test]
+    fn paranoid_and_maxn_choose_by_hand_worked_values() {
+        // A moves to x or y, then B picks one of two continuations, scored
+        // (A, B, C) at the horizon (each goes on to a drawn end beyond it).
+        // Max-n: after x, B takes x1 (its 4 beats 2), worth 3 to A; after y,
+        // B takes y1 (5 beats 1), worth 2 to A; so A plays x, scoring 3.
+        // Paranoid: B picks what is worst for A: x2 (1) after x, 2 after y;
+        // so A plays y, scoring 2.
+        let tree = Tree::new(&[
+            ("root", 0, &["x", "y"], NO_SCORES, ON),
+            ("x", 1, &["x1", "x2"], NO_SCORES, ON),
+            ("y", 1, &["y1", "y2"], NO_SCORES, ON),
+            ("x1", 2, &["end"], [3, 4, 1], ON),
+            ("x2", 2, &["end"], [1, 2, 5], ON),
+            ("y1", 2, &["end"], [2, 5, 0], ON),
+            ("y2", 2, &["end"], [2, 1, 3], ON),
+            ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ]);
+        let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 2);
+        assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(3), vec!["x", "x1"]));
+        let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 2);
+        assert_eq!(paranoid.score, Score::Centipawns(2));
+        assert_eq!(paranoid_pv.first(), Some(&"y"));
+    }
+
+    #[test]
+    fn a_forced_win_through_passes_and_double_moves_is_a_mate_in_own_moves() {
+        // A plays "lose" and B wins at once, or "fight": then B chooses.
+        // After "short", C can only pass and A wins on its next move (ply 4).
+        // After "long", C is skipped: A moves twice in a row ("again",
+        // "finish"), B can only pass, and A wins at ply 5. Either way A wins,
+        // so the coalition (paranoid) and B itself (max-n: a later loss is
+        // a smaller one) both delay it with "long": A wins after its own
+        // three moves fight, again, finish. Paranoid finds a forced win and
+        // reports it as mate 3; max-n reports the same line as a high score.
+        let a_wins = Outcome::Win(0);
+        let tree = Tree::new(&[
+            ("root", 0, &["lose", "fight"], NO_SCORES, ON),
+            ("lose", 1, &["b-wins"], NO_SCORES, ON),
+            ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+            ("fight", 1, &["short", "long"], NO_SCORES, ON),
+            ("short", 2, &["c-pass"], NO_SCORES, ON),
+            ("c-pass", 0, &["a-wins"], NO_SCORES, ON),
+            ("a-wins", 1, &[], NO_SCORES, a_wins),
+            ("long", 0, &["again"], NO_SCORES, ON),
+            ("again", 0, &["finish"], NO_SCORES, ON),
+            ("finish", 1, &["b-pass"], NO_SCORES, ON),
+            ("b-pass", 2, &[], NO_SCORES, a_wins),
+        ]);
+        let long_line = vec!["fight", "long", "again", "finish", "b-pass"];
+        let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
+        assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(3), long_line.clone()));
+        let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
+        assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 5), long_line));
+        // Max-n stops deepening once no line reaches the horizon.
+        assert_eq!(maxn.depth, 5);
+    }
+
+    #[test]
+    fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
+        // After A's "hope", B can let A win later (ply 4) or hand the game
+        // to C (ply 3). B loses either way: under max-n it prefers the later
+        // loss, so A expects a win; a coalition hands the game to C, so
+        // paranoid A sees a loss, and plays "hope" anyway (the other move
+        // loses at once), reporting mate -1: A's one move, then the end.
+        let tree = Tree::new(&[
+            ("root", 0, &["resign", "hope"], NO_SCORES, ON),
+            ("resign", 1, &[], NO_SCORES, Outcome::Win(1)),
+            ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
+            ("spare", 2, &["pass"], NO_SCORES, ON),
+            ("pass", 0, &["a-wins"], NO_SCORES, ON),
+            ("a-wins", 1, &[], NO_SCORES, Outcome::Win(0)),
+            ("betray", 2, &["c-wins"], NO_SCORES, ON),
+            ("c-wins", 0, &[], NO_SCORES, Outcome::Win(2)),
+        ]);
+        let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
+        assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));
+        let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
+        assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 4), vec!["hope", "spare", "pass", "a-wins"]));
     }
 
     #[test]

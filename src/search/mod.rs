@@ -7,7 +7,9 @@ mod limits;
 mod solver;
 mod tt;
 
-pub use alphabeta::{MATE, MATE_BOUND, Report, Score, SearchResult, Searcher};
+pub use alphabeta::{
+    MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch,
+};
 pub use game::{Outcome, SearchGame};
 pub use limits::{Clock, Limits, TimeBudget};
 pub use tt::{Bound, Entry, TranspositionTable};
