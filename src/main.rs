@@ -5,7 +5,6 @@
 use std::io;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -17,8 +16,8 @@ use podium::protocol::command::Start;
 use podium::protocol::engine::session_at;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::options::Settings;
-use podium::protocol::report::{bestmove_line, search_and_report};
-use podium::search::{Limits, Report, Score, Searcher};
+use podium::protocol::report::{BestMove, SearchInfo, search_and_report};
+use podium::search::{Limits, Progress, Report, Score, Searcher, Signals};
 
 #[derive(Parser)]
 #[command(
@@ -304,7 +303,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
             println!("{{\"type\":\"bestmove\",\"move\":null}}");
         } else {
             println!("info string game over: {outcome}");
-            println!("{}", bestmove_line(None));
+            println!("{}", BestMove::default());
         }
         return Ok(());
     }
@@ -315,14 +314,18 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     };
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
-    let best = search_and_report(&mut searcher, game.as_ref(), &limits, &AtomicBool::new(false), |info| {
-        println!("{}", if args.json { info.to_json() } else { info.to_string() });
-    });
+    let mut best =
+        search_and_report(&mut searcher, game.as_ref(), &limits, &[], &Signals::default(), |info| match info {
+            SearchInfo::Line(line) if args.json => println!("{}", line.to_json()),
+            SearchInfo::CurrentMove { .. } if args.json => {}
+            _ => println!("{info}"),
+        });
+    best.ponder = None;
     if args.json {
-        let mv = best.map_or("null".to_string(), |mv| format!("\"{mv}\""));
+        let mv = best.best.map_or("null".to_string(), |mv| format!("\"{mv}\""));
         println!("{{\"type\":\"bestmove\",\"move\":{mv}}}");
     } else {
-        println!("{}", bestmove_line(best));
+        println!("{best}");
     }
     Ok(())
 }
@@ -342,8 +345,10 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
             };
             let mut searcher = Searcher::new(args.hash as usize);
             let mut last: Option<Report<String>> = None;
-            let result = game.search(&mut searcher, &limits, &AtomicBool::new(false), &mut |report| {
-                last = Some(report.clone());
+            let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+                if let Progress::Line(report) = progress {
+                    last = Some(report.clone());
+                }
             });
             let mover = game.mover();
             let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {

@@ -1,5 +1,7 @@
 //! Every kind of bad input line: each gets one `info string error` line (an
 //! empty line gets nothing), changes nothing, and the next command works.
+//! Words a known command does not know are forgiven with a warning, and
+//! every `go` but `go perft` gets exactly one `bestmove`.
 
 mod protocol_common;
 
@@ -39,7 +41,6 @@ fn bad_lines_are_reported_and_change_nothing() {
         (line("Position startpos"), "unknown command 'Position'"),
         (line("position"), "position: missing 'startpos' or 'fen <position line>'"),
         (line("position somewhere"), "position: unexpected 'somewhere'"),
-        (line("position startpos A@c3"), "position: unexpected 'A@c3', expected 'moves'"),
         (line("position fen"), "position: missing the position line"),
         (line("position fen 6/6/6 w AB 0 0"), "invalid position: board: expected 6 ranks"),
         (line("position fen 6/6/6/6/6/6 w AB 0"), "invalid position: expected 5 fields"),
@@ -60,23 +61,14 @@ fn bad_lines_are_reported_and_change_nothing() {
         (line("setoption name Hash"), "setoption: Hash needs a value"),
         (line("setoption name NoSuchOption value 1"), "unknown option 'NoSuchOption' ignored"),
         (line("setoption Hash 16"), "setoption: unexpected 'Hash', expected 'name'"),
-        (line("go movetime abc"), "go: movetime needs a whole number of milliseconds, not 'abc'"),
-        (line("go depth -3"), "go: depth needs a depth of at least 1, not '-3'"),
-        (line("go depth 0"), "go: depth needs a depth of at least 1, not '0'"),
-        (line("go nodes 1e9"), "go: nodes needs a whole number of nodes, not '1e9'"),
-        (line("go wtime x btime 100"), "go: wtime needs a whole number of milliseconds, not 'x'"),
-        (line("go movetime"), "go: missing a whole number of milliseconds"),
-        (line("go depth 3 depth 4"), "go: 'depth' is given twice"),
-        (line("go p1time 10 wtime 10"), "go: 'wtime' is given twice"),
-        (line("go ponder"), "go: unexpected 'ponder'"),
         (line("go perft x"), "go: perft needs a depth"),
         (line("query"), "query: missing gameover, p1turn, turn, result, fen or islegal <move>"),
         (line("query weather"), "query: unexpected 'weather'"),
         (line("query islegal"), "query: missing a move after islegal"),
-        (line("newgame chess"), "newgame: unexpected 'chess'"),
+        (line("debug"), "debug: missing on or off"),
+        (line("debug loudly"), "debug: unexpected 'loudly', expected on or off"),
+        (b"position \xff\xfe startpos\n".to_vec(), "line ignored: not valid UTF-8 after the first 9 bytes"),
         (line("newgame rotation 45"), "newgame: rotation needs 0, 90, 180 or 270, not '45'"),
-        (line("isready now"), "isready: unexpected 'now', expected nothing"),
-        (b"go \xff\xfe depth 2\n".to_vec(), "line ignored: not valid UTF-8 after the first 3 bytes"),
         (line(&"x".repeat(200_000)), "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
         (line(&format!("position fen {}", "6/".repeat(100_000))), "invalid position: expected 5 fields"),
         (line(&"y".repeat(3_000_000)), "line longer than 1048576 bytes ignored"),
@@ -101,7 +93,7 @@ fn a_bad_line_during_a_search_leaves_it_running() {
     let mut engine = EngineProcess::start();
     engine.send(SETUP);
     engine.send("go infinite");
-    for bad in ["position fen nonsense", "setoption name Hash value lots", "go movetime soon", "flip the board"] {
+    for bad in ["position fen nonsense", "setoption name Hash value lots", "go perft soon", "flip the board"] {
         engine.send(bad);
         let lines = engine.read_until(|line| line.starts_with("info string"), REPLY_TIMEOUT);
         assert!(lines.last().unwrap().starts_with("info string error: "), "{lines:?}");
@@ -120,4 +112,82 @@ fn unknown_option_names_from_tournament_managers_are_reported_and_ignored() {
         let replies = check_bad_input(&mut engine, &line(&format!("setoption name {name} value false")), 1);
         assert!(replies[0].starts_with(&format!("info string error: unknown option '{name}' ignored")), "{replies:?}");
     }
+}
+
+#[test]
+fn unknown_words_in_known_commands_are_ignored_with_a_warning() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    engine.send("isready now");
+    assert_eq!(
+        engine.read_until(|line| line == "readyok", REPLY_TIMEOUT),
+        ["info string warning: isready: unexpected 'now', expected nothing (ignored)", "readyok"]
+    );
+    engine.send("query fen please");
+    let replies = engine.read_until(|line| line.starts_with("response "), REPLY_TIMEOUT);
+    assert!(replies[0].starts_with("info string warning: query: unexpected 'please'"), "{replies:?}");
+    assert_eq!(replies[1], format!("response {SETUP_LINE}"));
+    engine.send("debug on");
+    engine.send("debug off");
+    engine.send("ponderhit");
+    let replies = engine.sync();
+    assert_eq!(replies, ["info string warning: ponderhit: no search is pondering (ignored)"]);
+    // The position command forgives a stray word before `moves`.
+    engine.send("position startpos moves A@c1");
+    let expected = engine.query("fen");
+    engine.send("position startpos A@c3 moves A@c1");
+    let replies = engine.sync();
+    assert!(replies.len() == 1 && replies[0].starts_with("info string warning: position: unexpected 'A@c3'"));
+    assert_eq!(engine.query("fen"), expected);
+}
+
+/// Sends a `go` and returns every line up to its `bestmove`, checking that
+/// exactly one `bestmove` comes.
+fn answer_to(engine: &mut EngineProcess, go: &str) -> Vec<String> {
+    engine.send(go);
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert_eq!(engine.sync(), Vec::<String>::new(), "{go}: a second bestmove or more");
+    lines
+}
+
+#[test]
+fn every_go_gets_exactly_one_bestmove() {
+    let mut engine = EngineProcess::start();
+    engine.send(SETUP);
+    let legal = |engine: &mut EngineProcess, lines: &[String]| {
+        let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap().split(' ').next().unwrap().to_string();
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{lines:?}");
+    };
+    // Limits that cannot be read: an error, then a search as `go depth 1`.
+    for (go, message) in [
+        ("go movetime abc", "go: movetime needs a whole number of milliseconds, not 'abc'"),
+        ("go depth -3", "go: depth needs a depth of at least 1, not '-3'"),
+        ("go nodes 1e9", "go: nodes needs a whole number of nodes, not '1e9'"),
+        ("go mate -1", "go: mate needs a number of moves of at least 1, not '-1'"),
+        ("go wtime x btime 100", "go: wtime needs a whole number of milliseconds, not 'x'"),
+        ("go movetime", "go: missing a whole number of milliseconds"),
+        ("go wtime 100", "go: no time given for the side to move, p2 (Black): add p2time or btime"),
+        ("go depth 3 searchmoves A@c1", "go: searchmoves: 'A@c1' cannot be played"),
+        ("go depth 3 searchmoves nonsense", "go: searchmoves: 'nonsense' cannot be played"),
+    ] {
+        let lines = answer_to(&mut engine, go);
+        assert!(lines[0].starts_with(&format!("info string error: {message}")), "{go}: {lines:?}");
+        assert!(lines[0].ends_with("(searching as 'go depth 1')"), "{go}: {lines:?}");
+        let infos: Vec<&String> = lines.iter().filter(|line| line.starts_with("info depth")).collect();
+        assert!(infos.len() == 1 && infos[0].starts_with("info depth 1 "), "{go}: {lines:?}");
+        legal(&mut engine, &lines);
+    }
+    // Unknown words and repeated fields: a warning, and the rest is obeyed.
+    for (go, message) in [
+        ("go depth 2 sideways", "go: unexpected 'sideways'"),
+        ("go depth 2 depth 4", "go: 'depth' is given twice (ignored)"),
+        ("go p2time 100000 btime 10 depth 2", "go: 'btime' is given twice (ignored)"),
+    ] {
+        let lines = answer_to(&mut engine, go);
+        assert!(lines[0].starts_with(&format!("info string warning: {message}")), "{go}: {lines:?}");
+        let deepest = lines.iter().rev().find(|line| line.starts_with("info depth")).unwrap();
+        assert!(deepest.starts_with("info depth 2 "), "{go}: {lines:?}");
+        legal(&mut engine, &lines);
+    }
+    assert_eq!(engine.query("fen"), SETUP_LINE);
 }

@@ -84,7 +84,7 @@ fn analyse_prints_info_lines_then_the_best_move() {
     let lines = stdout_lines(&podium(&["analyse", "--variant", "standard", "--movetime", "100", "--json"]));
     let (bestmove, infos) = lines.split_last().unwrap();
     for info in infos {
-        assert!(info.starts_with("{\"type\":\"info\",\"depth\":") && info.ends_with("]}"), "{info}");
+        assert!(info.starts_with("{\"type\":\"info\",\"multipv\":1,\"depth\":") && info.ends_with("]}"), "{info}");
         assert!(info.contains("\"score\":{\"cp\":") || info.contains("\"score\":{\"mate\":"), "{info}");
     }
     assert!(bestmove.starts_with("{\"type\":\"bestmove\",\"move\":\"") && bestmove.ends_with("\"}"), "{bestmove}");

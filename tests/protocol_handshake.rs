@@ -5,12 +5,13 @@ mod protocol_common;
 
 use protocol_common::{EngineProcess, INFO_FORM, REPLY_TIMEOUT, has_form};
 
-/// Every option line has one of these forms.
-const OPTION_FORMS: [&str; 4] = [
+/// Every option line has one of these forms (the one button's name has a space).
+const OPTION_FORMS: [&str; 5] = [
     "option name <word> type spin default <uint> min <uint> max <uint>",
     "option name <word> type combo default <word> var <rest>",
     "option name <word> type check default true|false",
     "option name <word> type string default <word>",
+    "option name Clear Hash type button",
 ];
 
 fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
@@ -40,7 +41,10 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
             "Players",
             "Size",
             "Bricks",
-            "MultiplayerSearch"
+            "MultiplayerSearch",
+            "MultiPV",
+            "Ponder",
+            "Clear"
         ]
     );
     assert_eq!(engine.sync(), Vec::<String>::new(), "isready answers readyok alone");

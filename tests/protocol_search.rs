@@ -62,10 +62,17 @@ fn the_clock_of_the_side_to_move_counts() {
         check_search_output(&infos, &mv);
         assert!(sent.elapsed() < Duration::from_millis(300), "{go}: took {:?}", sent.elapsed());
     }
-    // A go that gives no time to the side to move is refused, not guessed.
+    // A go that gives no time to the side to move is not guessed: it is
+    // an error, answered by a one-ply search.
     engine.send("go p1time 1000");
     let error = engine.read_line(REPLY_TIMEOUT);
-    assert_eq!(error, "info string error: go: no time given for the side to move, p2 (Black): add p2time or btime");
+    assert_eq!(
+        error,
+        "info string error: go: no time given for the side to move, p2 (Black): add p2time or btime \
+         (searching as 'go depth 1')"
+    );
+    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
 }
 
 #[test]
@@ -144,7 +151,7 @@ fn commands_during_a_search_stop_it_first_and_say_so_with_its_bestmove() {
     engine.read_line(REPLY_TIMEOUT);
     // Queries and bad lines leave the search running.
     assert_eq!(engine.query("fen"), protocol_common::START);
-    engine.send("go depth banana");
+    engine.send("go perft banana");
     let lines = engine.read_until(|line| line.starts_with("info string"), REPLY_TIMEOUT);
     assert!(lines.iter().all(|line| !line.starts_with("bestmove")), "{lines:?}");
     // A new position stops it: its bestmove first, then the new position holds.

@@ -4,13 +4,12 @@
 //! library (the same search the protocol drives), for speed.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use podium::games::Session;
 use podium::games::pods::{Game, PodsSession, Position, Rotation, Rules, Variant};
 use podium::games::poldr::{self, PoldrSession};
 use podium::protocol::report::search_and_report;
-use podium::search::{Limits, Searcher};
+use podium::search::{Limits, Searcher, Signals};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -30,13 +29,15 @@ fn play(
     searcher: &mut Searcher,
 ) -> Option<usize> {
     searcher.clear();
-    let stop = AtomicBool::new(false);
+    let signals = Signals::default();
     loop {
         if let Some(ending) = game.ending() {
             return ending.winner;
         }
         let mv = if game.mover() == podium_seat {
-            search_and_report(searcher, game.as_ref(), limits, &stop, |_| {}).expect("a move in a game still on")
+            search_and_report(searcher, game.as_ref(), limits, &[], &signals, |_| {})
+                .best
+                .expect("a move in a game still on")
         } else {
             let moves = game.legal_moves();
             moves[(random.next_u64() % moves.len() as u64) as usize].clone()

@@ -58,7 +58,9 @@ impl Match {
                 if line == "ugiok" {
                     break;
                 }
-                assert!(has_form("option name <word> type <word> default <rest>", &line), "{line:?}");
+                // cutegames reads no option line; these are their UCI forms.
+                let button = line == "option name Clear Hash type button";
+                assert!(button || has_form("option name <word> type <word> default <rest>", &line), "{line:?}");
                 assert!(!line.ends_with(' '), "{line:?}");
             }
             for (name, value) in &self.options {

@@ -12,10 +12,9 @@ pub mod poldr;
 use std::error::Error;
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::search::{Limits, Report, SearchGame, SearchResult, Searcher};
+use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
 
 /// Which game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +115,9 @@ pub trait Session: Send {
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in notation, if it is legal and the game goes on.
     fn play(&mut self, text: &str) -> Result<(), PlayError>;
+    /// A legal move given in notation, written as the game writes it
+    /// (readers may accept other spellings).
+    fn legal_move(&self, text: &str) -> Result<String, PlayError>;
     /// The mover tried an illegal move: they lose, unless the game was already over.
     fn forfeit(&mut self);
     fn perft(&self, depth: u32) -> u64;
@@ -125,13 +127,15 @@ pub trait Session: Send {
     fn picture(&self) -> Vec<String>;
     /// The static evaluation and its terms, for people.
     fn evaluation(&self) -> String;
-    /// Searches the current position, which must not be over.
+    /// Searches the current position, which must not be over, among
+    /// `root_moves` (legal moves as `legal_move` writes them; empty: all).
     fn search(
         &self,
         searcher: &mut Searcher,
         limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&Report<String>),
+        root_moves: &[String],
+        signals: &Signals,
+        report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String>;
 }
 
@@ -144,33 +148,47 @@ impl Clone for Box<dyn Session> {
 /// Searches `root` and reports in notation, keeping the protocol's promises:
 /// at least one report, every PV move legal, the last PV starting with the
 /// move returned, and a legal move returned whenever there is one.
-/// `history` holds the keys of the game's positions before `root`.
+/// `history` holds the keys of the game's positions before `root`;
+/// `root_moves` the moves to search, in notation (empty: all).
+#[allow(clippy::too_many_arguments)]
 pub fn search_and_report<G: SearchGame>(
     game: &G,
     root: &G::Position,
     history: &[u64],
     searcher: &mut Searcher,
     limits: &Limits,
-    stop: &AtomicBool,
-    report: &mut dyn FnMut(&Report<String>),
+    root_moves: &[String],
+    signals: &Signals,
+    report: &mut dyn FnMut(Progress<'_, String>),
 ) -> SearchResult<String> {
     let started = Instant::now();
+    let mut legal = Vec::new();
+    game.legal_moves(root, &mut legal);
+    let allowed: Vec<G::Move> = legal.into_iter().filter(|mv| root_moves.contains(&mv.to_string())).collect();
     let mut last_reported: Option<Report<String>> = None;
-    let result = searcher.search(game, root, history, limits, stop, |found| {
-        let text = Report {
-            depth: found.depth,
-            seldepth: found.seldepth,
-            score: found.score,
-            nodes: found.nodes,
-            elapsed: found.elapsed,
-            hashfull: found.hashfull,
-            pv: legal_prefix(game, root, &found.pv),
-        };
-        report(&text);
-        last_reported = Some(text);
+    let result = searcher.search(game, root, history, limits, &allowed, signals, |progress| match progress {
+        Progress::Line(found) => {
+            let text = Report {
+                multipv: found.multipv,
+                depth: found.depth,
+                seldepth: found.seldepth,
+                score: found.score,
+                nodes: found.nodes,
+                elapsed: found.elapsed,
+                hashfull: found.hashfull,
+                pv: legal_prefix(game, root, &found.pv),
+            };
+            report(Progress::Line(&text));
+            if text.multipv == 1 {
+                last_reported = Some(text);
+            }
+        }
+        Progress::CurrentMove { depth, mv, number } => {
+            report(Progress::CurrentMove { depth, mv: mv.to_string(), number })
+        }
     });
     let best = result.best_move.filter(|&mv| game.is_legal(root, mv)).or_else(|| {
-        let first = first_legal_move(game, root);
+        let first = allowed.first().copied().or_else(|| first_legal_move(game, root));
         if first.is_some() {
             log::error!("the search returned no legal move ({:?}): playing the first legal move", result.best_move);
         }
@@ -180,7 +198,8 @@ pub fn search_and_report<G: SearchGame>(
     // Stopped before the first iteration, or a PV that lost its head: say
     // what is known, so the last PV starts with the move played.
     if last_reported.as_ref().and_then(|last| last.pv.first()) != best_text.as_ref() {
-        report(&Report {
+        report(Progress::Line(&Report {
+            multipv: 1,
             depth: result.depth,
             seldepth: last_reported.as_ref().map_or(result.depth, |last| last.seldepth),
             score: result.score,
@@ -188,7 +207,7 @@ pub fn search_and_report<G: SearchGame>(
             elapsed: started.elapsed(),
             hashfull: last_reported.as_ref().map_or(0, |last| last.hashfull),
             pv: best_text.iter().cloned().collect(),
-        });
+        }));
     }
     SearchResult { best_move: best_text, score: result.score, depth: result.depth, nodes: result.nodes }
 }

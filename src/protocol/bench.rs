@@ -4,13 +4,12 @@
 //! `podium bench perft` measures move generation alone.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::games::pods::PodsGame;
 use crate::games::pods::{Game, Move, Position, Rotation, Rules, Variant, perft};
 use crate::games::poldr::{self, PoldrGame};
-use crate::search::{Limits, SearchGame, SearchResult, Searcher};
+use crate::search::{Limits, SearchGame, SearchResult, Searcher, Signals};
 
 /// Deep enough to exercise the whole search, short enough for a few seconds.
 pub const DEFAULT_DEPTH: u32 = 8;
@@ -170,7 +169,7 @@ fn search_fresh<G: SearchGame>(game: &G, root: &G::Position, depth: u32) -> (Sea
     let mut searcher = Searcher::new(HASH_MEGABYTES);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let started = Instant::now();
-    let result = searcher.search(game, root, &[], &limits, &AtomicBool::new(false), |_| {});
+    let result = searcher.search(game, root, &[], &limits, &[], &Signals::default(), |_| {});
     (result, started.elapsed())
 }
 

@@ -1,6 +1,9 @@
-//! One input line -> one typed `Command`, or a `CommandError` that says what
-//! is wrong and what was expected. Parsing knows nothing of the engine's
-//! state: positions and moves are checked against the rules when executed.
+//! One input line -> one typed `Command` with the remarks it earned, or a
+//! `CommandError` that says what is wrong and what was expected. As UCI
+//! asks, a known command forgives words it does not know (they are ignored,
+//! with a warning); a value it cannot read is an error. Parsing knows
+//! nothing of the engine's state: positions and moves are checked against
+//! the rules when executed.
 
 use std::fmt;
 use std::num::NonZeroU32;
@@ -42,6 +45,29 @@ pub enum Command {
     Moves,
     /// `eval`: the static evaluation and its terms.
     Eval,
+    /// `ponderhit`: the move pondered on was played; the search goes on
+    /// under its clock.
+    PonderHit,
+    /// `debug on|off`: extra `info string debug:` lines.
+    Debug(bool),
+}
+
+/// A command and what was wrong in its line without stopping it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub command: Command,
+    pub remarks: Vec<Remark>,
+}
+
+/// A problem that did not stop its command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Remark {
+    /// A word that means nothing where it stands: ignored
+    /// (`info string warning: ...`).
+    Ignored(CommandError),
+    /// A `go` limit that cannot be read: the `go` still searches, as `go
+    /// depth 1` (`info string error: ...`), so it gets its `bestmove`.
+    Unreadable(CommandError),
 }
 
 /// What a `newgame` changes; what it does not name keeps its value.
@@ -94,7 +120,14 @@ pub struct SearchParams {
     pub movetime: Option<Duration>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop at a win in at most this many of the side to move's own moves.
+    pub mate: Option<u32>,
     pub infinite: bool,
+    /// Search the position after the move expected from the opponent until
+    /// `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// Only these root moves (as written; checked when executed).
+    pub searchmoves: Vec<String>,
     pub time: [Option<Duration>; 3],
     pub increment: [Option<Duration>; 3],
     pub moves_to_go: Option<u32>,
@@ -122,7 +155,11 @@ impl SearchParams {
             }
             None => None,
         };
-        let nothing_limits = self.movetime.is_none() && self.depth.is_none() && self.nodes.is_none() && clock.is_none();
+        let nothing_limits = self.movetime.is_none()
+            && self.depth.is_none()
+            && self.nodes.is_none()
+            && self.mate.is_none()
+            && clock.is_none();
         Ok(Limits {
             depth: self.depth,
             nodes: self.nodes,
@@ -130,6 +167,7 @@ impl SearchParams {
             clock,
             infinite: self.infinite || nothing_limits,
             prove: false,
+            mate: self.mate,
             move_overhead,
         })
     }
@@ -177,8 +215,8 @@ pub enum CommandError {
 }
 
 /// The commands, for the error about an unknown one.
-const COMMAND_NAMES: &str =
-    "ugi, uci, isready, setoption, newgame, uginewgame, ucinewgame, position, go, stop, quit, query, d, moves, eval";
+const COMMAND_NAMES: &str = "ugi, uci, isready, setoption, newgame, uginewgame, ucinewgame, position, go, stop, \
+                             ponderhit, quit, query, d, moves, eval, debug";
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -212,41 +250,52 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
-impl FromStr for Command {
+impl FromStr for Parsed {
     type Err = CommandError;
 
-    fn from_str(line: &str) -> Result<Command, CommandError> {
+    fn from_str(line: &str) -> Result<Parsed, CommandError> {
         let mut words = line.split_whitespace();
         let Some(name) = words.next() else {
             return Err(CommandError::Empty);
         };
         let rest: Vec<&str> = words.collect();
-        let no_arguments = |command: &'static str, value: Command| match rest.first() {
-            None => Ok(value),
-            Some(word) => Err(CommandError::Unexpected { command, found: word.to_string(), expected: "nothing" }),
+        let mut remarks = Vec::new();
+        // Words after a command that takes none are ignored, with a warning.
+        let mut alone = |command: &'static str, value: Command| {
+            if let Some(word) = rest.first() {
+                remarks.push(Remark::Ignored(CommandError::Unexpected {
+                    command,
+                    found: word.to_string(),
+                    expected: "nothing",
+                }));
+            }
+            Ok(value)
         };
-        match name {
-            "ugi" => no_arguments("ugi", Command::Handshake(Dialect::Ugi)),
-            "uci" => no_arguments("uci", Command::Handshake(Dialect::Uci)),
-            "isready" => no_arguments("isready", Command::IsReady),
-            "uginewgame" => no_arguments("uginewgame", Command::NewGame(NewGame::default())),
-            "ucinewgame" => no_arguments("ucinewgame", Command::NewGame(NewGame::default())),
-            "newgame" => parse_newgame(&rest),
+        let command = match name {
+            "ugi" => alone("ugi", Command::Handshake(Dialect::Ugi)),
+            "uci" => alone("uci", Command::Handshake(Dialect::Uci)),
+            "isready" => alone("isready", Command::IsReady),
+            "uginewgame" => alone("uginewgame", Command::NewGame(NewGame::default())),
+            "ucinewgame" => alone("ucinewgame", Command::NewGame(NewGame::default())),
+            "stop" => alone("stop", Command::Stop),
+            "ponderhit" => alone("ponderhit", Command::PonderHit),
+            "quit" => alone("quit", Command::Quit),
+            "d" => alone("d", Command::Display),
+            "moves" => alone("moves", Command::Moves),
+            "eval" => alone("eval", Command::Eval),
+            "newgame" => parse_newgame(&rest, &mut remarks),
             "setoption" => parse_setoption(line),
-            "position" => parse_position(&rest),
-            "go" => parse_go(&rest).map(Command::Go),
-            "stop" => no_arguments("stop", Command::Stop),
-            "quit" => no_arguments("quit", Command::Quit),
-            "query" => parse_query(&rest).map(Command::Query),
-            "d" => no_arguments("d", Command::Display),
-            "moves" => no_arguments("moves", Command::Moves),
-            "eval" => no_arguments("eval", Command::Eval),
+            "position" => parse_position(&rest, &mut remarks),
+            "go" => parse_go(&rest, &mut remarks).map(Command::Go),
+            "query" => parse_query(&rest, &mut remarks).map(Command::Query),
+            "debug" => parse_debug(&rest, &mut remarks),
             _ => Err(CommandError::UnknownCommand(name.to_string())),
-        }
+        }?;
+        Ok(Parsed { command, remarks })
     }
 }
 
-fn parse_newgame(words: &[&str]) -> Result<Command, CommandError> {
+fn parse_newgame(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
     const COMMAND: &str = "newgame";
     const EXPECTED: &str = "'standard', 'advanced', 'pods', 'rotation <0|90|180|270>', 'poldr', 'players <2|3>', \
                             'size <4-9>' or 'bricks <1-40>'";
@@ -310,9 +359,11 @@ fn parse_newgame(words: &[&str]) -> Result<Command, CommandError> {
                 let bricks = value(&mut words, "bricks", 1..=40, "1 to 40 bricks")?;
                 set(&mut new_game.bricks, bricks, "bricks")?;
             }
-            _ => {
-                return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
-            }
+            _ => remarks.push(Remark::Ignored(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: EXPECTED,
+            })),
         }
     }
     Ok(Command::NewGame(new_game))
@@ -348,7 +399,7 @@ fn words_with_offsets(line: &str) -> impl Iterator<Item = (usize, &str)> {
     line.split_whitespace().map(move |word| (word.as_ptr() as usize - line.as_ptr() as usize, word))
 }
 
-fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
+fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
     const COMMAND: &str = "position";
     let moves_at = words.iter().position(|&word| word == "moves");
     let (head, moves) = match moves_at {
@@ -361,11 +412,11 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
         }
         Some(&"startpos") => {
             if let Some(word) = head.get(1) {
-                return Err(CommandError::Unexpected {
+                remarks.push(Remark::Ignored(CommandError::Unexpected {
                     command: COMMAND,
                     found: word.to_string(),
                     expected: "'moves'",
-                });
+                }));
             }
             Start::StartPos
         }
@@ -390,7 +441,10 @@ enum GoField {
     MoveTime,
     Depth,
     Nodes,
+    Mate,
     Infinite,
+    Ponder,
+    SearchMoves,
     MovesToGo,
     Time(usize),
     Increment(usize),
@@ -398,11 +452,14 @@ enum GoField {
 
 /// The words of `go`: the UCI clock names set the same fields as the UGI
 /// ones (White is p1).
-const GO_FIELDS: [(&str, GoField); 15] = [
+const GO_FIELDS: [(&str, GoField); 18] = [
     ("movetime", GoField::MoveTime),
     ("depth", GoField::Depth),
     ("nodes", GoField::Nodes),
+    ("mate", GoField::Mate),
     ("infinite", GoField::Infinite),
+    ("ponder", GoField::Ponder),
+    ("searchmoves", GoField::SearchMoves),
     ("movestogo", GoField::MovesToGo),
     ("p1time", GoField::Time(0)),
     ("wtime", GoField::Time(0)),
@@ -416,45 +473,93 @@ const GO_FIELDS: [(&str, GoField); 15] = [
     ("p3inc", GoField::Increment(2)),
 ];
 
-fn parse_go(words: &[&str]) -> Result<Go, CommandError> {
+fn go_field(word: &str) -> Option<(&'static str, GoField)> {
+    GO_FIELDS.iter().find(|&&(spelled, _)| spelled == word).copied()
+}
+
+/// `go perft <depth>`, or a search. A search forgives words it does not
+/// know and a field given twice (the first counts); a limit it cannot read
+/// makes it a `go depth 1`, so that every `go` gets its `bestmove`.
+fn parse_go(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Go, CommandError> {
     const COMMAND: &str = "go";
-    const EXPECTED: &str = "movetime, depth, nodes, infinite, p1time, p2time, p3time, p1inc, p2inc, p3inc, wtime, \
-                            btime, winc, binc, movestogo or perft";
+    const EXPECTED: &str = "movetime, depth, nodes, mate, infinite, ponder, searchmoves, p1time, p2time, p3time, \
+                            p1inc, p2inc, p3inc, wtime, btime, winc, binc, movestogo or perft";
     if words.first() == Some(&"perft") {
         let depth = number(COMMAND, "perft", words.get(1).copied(), "a depth (a whole number)")?;
         if let Some(word) = words.get(2) {
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "nothing" });
+            remarks.push(Remark::Ignored(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: "nothing after the depth",
+            }));
         }
         return Ok(Go::Perft(depth));
     }
     let mut params = SearchParams::default();
     let mut seen: Vec<GoField> = Vec::new();
-    let mut words = words.iter();
-    while let Some(&word) = words.next() {
-        let Some(&(spelled, field)) = GO_FIELDS.iter().find(|&&(spelled, _)| spelled == word) else {
+    let mut unreadable = false;
+    let mut words = words.iter().copied().peekable();
+    while let Some(word) = words.next() {
+        let Some((spelled, field)) = go_field(word) else {
             let expected = if word == "perft" { "'perft <depth>' alone" } else { EXPECTED };
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected });
+            remarks.push(Remark::Ignored(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected,
+            }));
+            continue;
         };
-        if seen.contains(&field) {
-            return Err(CommandError::Repeated { command: COMMAND, field: spelled });
-        }
+        let repeated = seen.contains(&field);
         seen.push(field);
-        // Every field but `infinite` takes the next word as its value.
-        let mut value = || words.next().copied();
-        match field {
-            GoField::Infinite => params.infinite = true,
-            GoField::MoveTime => params.movetime = Some(milliseconds(spelled, value())?),
-            GoField::Depth => {
-                let depth: NonZeroU32 = number(COMMAND, spelled, value(), "a depth of at least 1")?;
-                params.depth = Some(depth.get());
+        // A repeated field is read as usual (its value must be skipped), then dropped.
+        let mut given = params.clone();
+        let read: Result<(), CommandError> = (|| {
+            let mut value = || words.next();
+            match field {
+                GoField::Infinite => given.infinite = true,
+                GoField::Ponder => given.ponder = true,
+                GoField::SearchMoves => {
+                    while let Some(mv) = words.next_if(|next| go_field(next).is_none()) {
+                        given.searchmoves.push(mv.to_string());
+                    }
+                    if given.searchmoves.is_empty() {
+                        return Err(CommandError::Missing { command: COMMAND, expected: "moves after searchmoves" });
+                    }
+                }
+                GoField::MoveTime => given.movetime = Some(milliseconds(spelled, value())?),
+                GoField::Depth => {
+                    let depth: NonZeroU32 = number(COMMAND, spelled, value(), "a depth of at least 1")?;
+                    given.depth = Some(depth.get());
+                }
+                GoField::Nodes => given.nodes = Some(number(COMMAND, spelled, value(), "a whole number of nodes")?),
+                GoField::Mate => {
+                    let moves: NonZeroU32 = number(COMMAND, spelled, value(), "a number of moves of at least 1")?;
+                    given.mate = Some(moves.get());
+                }
+                GoField::MovesToGo => {
+                    given.moves_to_go = Some(number(COMMAND, spelled, value(), "a whole number of moves")?)
+                }
+                GoField::Time(seat) => given.time[seat] = Some(clock_milliseconds(spelled, value())?),
+                GoField::Increment(seat) => given.increment[seat] = Some(clock_milliseconds(spelled, value())?),
             }
-            GoField::Nodes => params.nodes = Some(number(COMMAND, spelled, value(), "a whole number of nodes")?),
-            GoField::MovesToGo => {
-                params.moves_to_go = Some(number(COMMAND, spelled, value(), "a whole number of moves")?)
+            Ok(())
+        })();
+        match read {
+            _ if repeated => {
+                remarks.push(Remark::Ignored(CommandError::Repeated { command: COMMAND, field: spelled }));
             }
-            GoField::Time(seat) => params.time[seat] = Some(clock_milliseconds(spelled, value())?),
-            GoField::Increment(seat) => params.increment[seat] = Some(clock_milliseconds(spelled, value())?),
+            Ok(()) => params = given,
+            Err(error @ CommandError::Missing { expected: "moves after searchmoves", .. }) => {
+                remarks.push(Remark::Ignored(error));
+            }
+            Err(error) => {
+                remarks.push(Remark::Unreadable(error));
+                unreadable = true;
+            }
         }
+    }
+    if unreadable {
+        params = SearchParams { depth: Some(1), ..SearchParams::default() };
     }
     Ok(Go::Search(params))
 }
@@ -479,36 +584,50 @@ fn clock_milliseconds(field: &'static str, word: Option<&str>) -> Result<Duratio
     Ok(Duration::from_millis(ms.max(0) as u64))
 }
 
-fn parse_query(words: &[&str]) -> Result<Query, CommandError> {
+fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, CommandError> {
     const COMMAND: &str = "query";
     const EXPECTED: &str = "gameover, p1turn, turn, result, fen or islegal <move>";
-    let query = match words.first() {
+    let (query, used) = match words.first() {
         None => return Err(CommandError::Missing { command: COMMAND, expected: EXPECTED }),
-        Some(&"gameover") => Query::GameOver,
-        Some(&"p1turn") => Query::P1Turn,
-        Some(&"turn") => Query::Turn,
-        Some(&"result") => Query::Result,
-        Some(&"fen") => Query::Fen,
+        Some(&"gameover") => (Query::GameOver, 1),
+        Some(&"p1turn") => (Query::P1Turn, 1),
+        Some(&"turn") => (Query::Turn, 1),
+        Some(&"result") => (Query::Result, 1),
+        Some(&"fen") => (Query::Fen, 1),
         Some(&"islegal") => {
             let mv =
                 words.get(1).ok_or(CommandError::Missing { command: COMMAND, expected: "a move after islegal" })?;
-            if let Some(word) = words.get(2) {
-                return Err(CommandError::Unexpected {
-                    command: COMMAND,
-                    found: word.to_string(),
-                    expected: "one move",
-                });
-            }
-            return Ok(Query::IsLegal(mv.to_string()));
+            (Query::IsLegal(mv.to_string()), 2)
         }
         Some(word) => {
             return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
         }
     };
-    match words.get(1) {
-        None => Ok(query),
-        Some(word) => Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "nothing" }),
+    if let Some(word) = words.get(used) {
+        let expected = if used == 2 { "one move" } else { "nothing" };
+        remarks.push(Remark::Ignored(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected }));
     }
+    Ok(query)
+}
+
+fn parse_debug(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
+    const COMMAND: &str = "debug";
+    let on = match words.first() {
+        Some(&"on") => true,
+        Some(&"off") => false,
+        Some(word) => {
+            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "on or off" });
+        }
+        None => return Err(CommandError::Missing { command: COMMAND, expected: "on or off" }),
+    };
+    if let Some(word) = words.get(1) {
+        remarks.push(Remark::Ignored(CommandError::Unexpected {
+            command: COMMAND,
+            found: word.to_string(),
+            expected: "nothing",
+        }));
+    }
+    Ok(Command::Debug(on))
 }
 
 #[cfg(test)]
@@ -516,7 +635,11 @@ mod tests {
     use super::*;
 
     fn parse(line: &str) -> Result<Command, CommandError> {
-        line.parse()
+        line.parse::<Parsed>().map(|parsed| parsed.command)
+    }
+
+    fn remarks(line: &str) -> Vec<Remark> {
+        line.parse::<Parsed>().expect("a command").remarks
     }
 
     fn ms(n: u64) -> Duration {
@@ -524,13 +647,20 @@ mod tests {
     }
 
     #[test]
-    fn simple_commands_parse_and_reject_extra_words() {
+    fn simple_commands_parse_and_forgive_extra_words() {
         assert_eq!(parse("ugi"), Ok(Command::Handshake(Dialect::Ugi)));
         assert_eq!(parse("  uci  "), Ok(Command::Handshake(Dialect::Uci)));
         assert_eq!(parse("isready"), Ok(Command::IsReady));
         assert_eq!(parse("uginewgame"), Ok(Command::NewGame(NewGame::default())));
         assert_eq!(parse("d"), Ok(Command::Display));
-        assert!(matches!(parse("quit now"), Err(CommandError::Unexpected { .. })));
+        assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
+        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
+        assert_eq!(parse("debug off"), Ok(Command::Debug(false)));
+        assert!(parse("debug").is_err() && parse("debug loud").is_err());
+        assert_eq!(parse("quit now"), Ok(Command::Quit));
+        assert!(matches!(remarks("quit now")[..], [Remark::Ignored(CommandError::Unexpected { .. })]));
+        assert!(matches!(remarks("isready now")[..], [Remark::Ignored(_)]));
+        assert_eq!(remarks("isready"), []);
         assert_eq!(parse("   "), Err(CommandError::Empty));
         assert_eq!(parse("hello"), Err(CommandError::UnknownCommand("hello".into())));
     }
@@ -546,7 +676,8 @@ mod tests {
         assert_eq!(parse("newgame advanced rotation 90"), Ok(expected.clone()));
         assert_eq!(parse("newgame rotation 90 advanced"), Ok(expected));
         assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("0, 90, 180 or 270"));
-        assert!(parse("newgame chess").is_err());
+        assert_eq!(parse("newgame chess"), Ok(Command::NewGame(NewGame::default())));
+        assert!(matches!(remarks("newgame chess")[..], [Remark::Ignored(_)]));
         assert!(parse("newgame standard advanced").is_err());
     }
 
@@ -602,7 +733,8 @@ mod tests {
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
-        assert!(parse("position startpos A@c3").is_err());
+        assert_eq!(parse("position startpos A@c3"), Ok(Command::Position { start: Start::StartPos, moves: vec![] }));
+        assert!(matches!(remarks("position startpos A@c3")[..], [Remark::Ignored(_)]));
         assert!(parse("position somewhere").is_err());
     }
 
@@ -615,20 +747,50 @@ mod tests {
         assert_eq!(params.increment, [Some(ms(10)), Some(ms(20)), None]);
         assert_eq!(params.moves_to_go, Some(3));
         assert_eq!(parse("go perft 3"), Ok(Command::Go(Go::Perft(3))));
-        for bad in [
+        assert!(parse("go perft").is_err() && parse("go perft x").is_err());
+        assert_eq!(parse("go perft 2 3"), Ok(Command::Go(Go::Perft(2))));
+    }
+
+    #[test]
+    fn go_reads_mate_ponder_and_searchmoves() {
+        let Ok(Command::Go(Go::Search(params))) = parse("go searchmoves A@c3 b@d4 mate 3 ponder wtime 10 btime 20")
+        else {
+            panic!("not a search");
+        };
+        assert_eq!(params.searchmoves, ["A@c3", "b@d4"]);
+        assert_eq!((params.mate, params.ponder), (Some(3), true));
+        assert_eq!(params.time, [Some(ms(10)), Some(ms(20)), None]);
+        assert_eq!(remarks("go mate 3 searchmoves A@c3"), []);
+        // `go mate` alone is a limit: not a search until `stop`.
+        let limits = SearchParams { mate: Some(2), ..SearchParams::default() }.limits(0, "White", ms(10)).unwrap();
+        assert!(!limits.infinite && limits.mate == Some(2));
+    }
+
+    #[test]
+    fn a_go_forgives_unknown_words_and_searches_depth_1_when_a_limit_cannot_be_read() {
+        let depth_one = Command::Go(Go::Search(SearchParams { depth: Some(1), ..SearchParams::default() }));
+        for unreadable in [
             "go movetime",
             "go movetime abc",
             "go depth -1",
             "go depth 0",
             "go nodes 1.5",
-            "go wtime 1 p1time 2",
-            "go ponder",
-            "go perft",
-            "go perft 2 3",
+            "go mate -1",
+            "go mate 0",
             "go depth 99999999999",
+            "go infinite wtime x",
         ] {
-            assert!(parse(bad).is_err(), "{bad}");
+            assert_eq!(parse(unreadable), Ok(depth_one.clone()), "{unreadable}");
+            assert!(matches!(remarks(unreadable)[..], [Remark::Unreadable(_)]), "{unreadable}");
         }
+        let Ok(Command::Go(Go::Search(params))) = parse("go wtime 1 p1time 2 sideways depth 3 searchmoves") else {
+            panic!("not a search");
+        };
+        // The first of a repeated field counts; unknown words and empty searchmoves are ignored.
+        assert_eq!((params.time[0], params.depth, params.searchmoves.len()), (Some(ms(1)), Some(3), 0));
+        let remarks = remarks("go wtime 1 p1time 2 sideways depth 3 searchmoves");
+        assert_eq!(remarks.len(), 3, "{remarks:?}");
+        assert!(remarks.iter().all(|remark| matches!(remark, Remark::Ignored(_))), "{remarks:?}");
     }
 
     #[test]

@@ -7,11 +7,11 @@
 
 use std::sync::Arc;
 
-use super::command::{Command, Dialect, Go, NewGame, Query, SearchParams, Start, shorten};
+use super::command::{Command, Dialect, Go, NewGame, Parsed, Query, Remark, SearchParams, Start, shorten};
 use super::options::{EngineOption, Settings};
 use super::output::Output;
-use super::report::bestmove_line;
-use super::search_job::SearchJob;
+use super::report::BestMove;
+use super::search_job::{SearchJob, SearchRequest};
 use crate::games::pods::{self, PodsSession, Rules};
 use crate::games::poldr::{self, PoldrSession};
 use crate::games::{GameKind, Session};
@@ -38,6 +38,8 @@ pub struct Engine {
     /// before the first `isready`); lent to the search thread while it runs.
     searcher: Option<Searcher>,
     search: Option<SearchJob>,
+    /// `debug on`: say more, in `info string debug:` lines.
+    debug: bool,
 }
 
 impl Engine {
@@ -53,6 +55,7 @@ impl Engine {
             position: (Start::StartPos, Vec::new()),
             searcher: None,
             search: None,
+            debug: false,
         }
     }
 
@@ -62,8 +65,16 @@ impl Engine {
         if line.trim().is_empty() {
             return Flow::Continue;
         }
-        match line.parse::<Command>() {
-            Ok(command) => self.execute(command),
+        match line.parse::<Parsed>() {
+            Ok(Parsed { command, remarks }) => {
+                for remark in remarks {
+                    match remark {
+                        Remark::Ignored(problem) => self.warning(format!("{problem} (ignored)")),
+                        Remark::Unreadable(problem) => self.error(format!("{problem} (searching as 'go depth 1')")),
+                    }
+                }
+                self.execute(command)
+            }
             Err(error) => {
                 self.error(error);
                 Flow::Continue
@@ -84,6 +95,11 @@ impl Engine {
             Command::Moves => self.list_moves(),
             Command::Eval => self.output.line(self.session.evaluation()),
             Command::Stop => self.stop_search(),
+            Command::PonderHit => match &self.search {
+                Some(search) if search.is_pondering() => search.ponder_hit(),
+                _ => self.warning("ponderhit: no search is pondering (ignored)"),
+            },
+            Command::Debug(on) => self.debug = on,
             Command::Quit => {
                 self.stop_search();
                 return Flow::Quit;
@@ -102,6 +118,11 @@ impl Engine {
     /// Prints `info string error: <message>`.
     pub fn error(&self, message: impl std::fmt::Display) {
         self.output.line(format!("info string error: {message}"));
+    }
+
+    /// Prints `info string warning: <message>`: something was ignored.
+    pub fn warning(&self, message: impl std::fmt::Display) {
+        self.output.line(format!("info string warning: {message}"));
     }
 
     /// Stops a running search and waits for it: its `bestmove` is printed
@@ -134,6 +155,7 @@ impl Engine {
         let mut searcher = Searcher::new(self.settings.hash_megabytes);
         searcher.set_threads(self.settings.threads);
         searcher.set_multiplayer(self.settings.multiplayer);
+        searcher.set_lines(self.settings.lines);
         searcher
     }
 
@@ -169,6 +191,16 @@ impl Engine {
             self.error(format!("unknown option '{}' ignored (options: {})", shorten(name), EngineOption::names()));
             return;
         };
+        if option == EngineOption::ClearHash {
+            if value.is_some() {
+                self.warning("setoption: Clear Hash is a button and takes no value (ignored)");
+            }
+            self.stop_search();
+            if let Some(searcher) = &mut self.searcher {
+                searcher.clear();
+            }
+            return;
+        }
         let Some(value) = value else {
             self.error(format!("setoption: {} needs a value: setoption name {0} value <value>", option.name()));
             return;
@@ -194,6 +226,11 @@ impl Engine {
             EngineOption::MultiplayerSearch => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_multiplayer(self.settings.multiplayer);
+                }
+            }
+            EngineOption::MultiPv => {
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.set_lines(self.settings.lines);
                 }
             }
             EngineOption::MaxPlies => {
@@ -237,22 +274,53 @@ impl Engine {
         self.position = (start, moves);
     }
 
+    /// Starts a search. Every `go` gets its `bestmove`: one whose limits or
+    /// moves cannot be used searches as `go depth 1`.
     fn go(&mut self, params: &SearchParams) {
-        let mover = self.session.mover();
-        let limits = match params.limits(mover, self.session.seat_name(mover), self.settings.move_overhead) {
-            Ok(limits) => limits,
+        let mut request = match self.search_request(params) {
+            Ok(request) => request,
             Err(message) => {
-                self.error(message);
-                return;
+                self.error(format!("{message} (searching as 'go depth 1')"));
+                let depth_one = SearchParams { depth: Some(1), ..SearchParams::default() };
+                self.search_request(&depth_one).expect("depth 1 needs no clock")
             }
         };
         self.stop_search();
         if let Some(ending) = self.session.ending() {
-            self.output.lines([format!("info string game over: {ending}"), bestmove_line(None)]);
+            self.output.lines([format!("info string game over: {ending}"), BestMove::default().to_string()]);
             return;
         }
+        request.show_ponder = self.settings.ponder;
+        if self.debug {
+            self.output.line(format!(
+                "info string debug: searching {} with {:?}, root moves {:?}, ponder {}",
+                self.session.position_line(),
+                request.limits,
+                request.root_moves,
+                request.ponder
+            ));
+        }
         let searcher = self.searcher.take().unwrap_or_else(|| self.new_searcher());
-        self.search = SearchJob::start(searcher, self.session.clone(), limits, self.output.clone());
+        self.search = SearchJob::start(searcher, self.session.clone(), request, self.output.clone());
+    }
+
+    /// The search a `go` asks for, its `searchmoves` checked against the rules.
+    fn search_request(&self, params: &SearchParams) -> Result<SearchRequest, String> {
+        let mover = self.session.mover();
+        let limits = params.limits(mover, self.session.seat_name(mover), self.settings.move_overhead)?;
+        let mut root_moves = Vec::new();
+        if self.session.ending().is_none() {
+            for text in &params.searchmoves {
+                let mv = self
+                    .session
+                    .legal_move(text)
+                    .map_err(|problem| format!("go: searchmoves: '{}' cannot be played: {problem}", shorten(text)))?;
+                if !root_moves.contains(&mv) {
+                    root_moves.push(mv);
+                }
+            }
+        }
+        Ok(SearchRequest { limits, root_moves, ponder: params.ponder, show_ponder: false })
     }
 
     /// `go perft`: runs to the end before the next line is read.

@@ -29,6 +29,10 @@ pub struct Settings {
     pub bricks: u8,
     /// How a search of more than two players treats the others.
     pub multiplayer: MultiplayerSearch,
+    /// How many best lines a search reports (MultiPV).
+    pub lines: usize,
+    /// Whether `bestmove` names the move to ponder on.
+    pub ponder: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +52,8 @@ impl Default for Settings {
             size: 5,
             bricks: 16,
             multiplayer: MultiplayerSearch::Paranoid,
+            lines: 1,
+            ponder: false,
         }
     }
 }
@@ -75,6 +81,10 @@ pub enum EngineOption {
     Size,
     Bricks,
     MultiplayerSearch,
+    MultiPv,
+    Ponder,
+    /// A button: empties the hash table and everything learned.
+    ClearHash,
 }
 
 /// Pods trees are small: a gigabyte is plenty, and a larger table could not
@@ -86,9 +96,10 @@ const MAX_PLIES: RangeInclusive<u64> = 0..=100_000;
 const PLAYERS: RangeInclusive<u64> = 2..=3;
 const SIZE: RangeInclusive<u64> = 4..=9;
 const BRICKS: RangeInclusive<u64> = 1..=40;
+const LINES: RangeInclusive<u64> = 1..=256;
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 14] = [
+    pub const ALL: [EngineOption; 17] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::Game,
@@ -103,6 +114,9 @@ impl EngineOption {
         EngineOption::Size,
         EngineOption::Bricks,
         EngineOption::MultiplayerSearch,
+        EngineOption::MultiPv,
+        EngineOption::Ponder,
+        EngineOption::ClearHash,
     ];
 
     pub fn name(self) -> &'static str {
@@ -121,6 +135,9 @@ impl EngineOption {
             EngineOption::Size => "Size",
             EngineOption::Bricks => "Bricks",
             EngineOption::MultiplayerSearch => "MultiplayerSearch",
+            EngineOption::MultiPv => "MultiPV",
+            EngineOption::Ponder => "Ponder",
+            EngineOption::ClearHash => "Clear Hash",
         }
     }
 
@@ -181,6 +198,9 @@ impl EngineOption {
                 let styles: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| format!("var {style}")).collect();
                 format!("option name {name} type combo default {} {}", defaults.multiplayer, styles.join(" "))
             }
+            EngineOption::MultiPv => spin(defaults.lines as u64, LINES),
+            EngineOption::Ponder => format!("option name {name} type check default {}", defaults.ponder),
+            EngineOption::ClearHash => format!("option name {name} type button"),
         }
     }
 }
@@ -190,6 +210,11 @@ impl Settings {
     /// says what was expected.
     pub fn set(&mut self, option: EngineOption, value: &str) -> Result<(), String> {
         let name = option.name();
+        let check = |value: &str| match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("{name}: '{value}' is neither true nor false")),
+        };
         let spin = |range: RangeInclusive<u64>| {
             value.parse::<u64>().ok().filter(|number| range.contains(number)).ok_or_else(|| {
                 format!("{name}: '{value}' is not a whole number from {} to {}", range.start(), range.end())
@@ -205,19 +230,17 @@ impl Settings {
             EngineOption::Size => self.size = spin(SIZE)? as u8,
             EngineOption::Bricks => self.bricks = spin(BRICKS)? as u8,
             EngineOption::MultiplayerSearch => self.multiplayer = value.parse().map_err(|e| format!("{name}: {e}"))?,
+            EngineOption::MultiPv => self.lines = spin(LINES)? as usize,
+            EngineOption::Ponder => self.ponder = check(value)?,
+            // A button has no value to keep; the engine acts on it.
+            EngineOption::ClearHash => {}
             EngineOption::Variant => self.variant = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Rotation => self.rotation = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::Board => {
                 self.board = Board::from_one_line(value).map_err(|e| format!("{name} (one-line form): {e}"))?
             }
             EngineOption::Pods => self.pods = value.parse().map_err(|e| format!("{name}: {e}"))?,
-            EngineOption::PlacementLiberty => {
-                self.placement_liberty = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(format!("{name}: '{value}' is neither true nor false")),
-                }
-            }
+            EngineOption::PlacementLiberty => self.placement_liberty = check(value)?,
         }
         Ok(())
     }

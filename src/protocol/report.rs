@@ -2,15 +2,16 @@
 //! with the promises the protocol makes about them kept in one place.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::games::Session;
-use crate::search::{Limits, Report, Score, Searcher};
+use crate::search::{Limits, Progress, Report, Score, Searcher, Signals};
 
-/// One `info` line.
+/// One `info` line about a search result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Which best line (from 1), printed when several are asked for.
+    pub multipv: Option<usize>,
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
@@ -23,8 +24,9 @@ pub struct Info {
 }
 
 impl Info {
-    fn from_report(report: &Report<String>) -> Info {
+    fn from_report(report: &Report<String>, several_lines: bool) -> Info {
         Info {
+            multipv: several_lines.then_some(report.multipv),
             depth: report.depth,
             seldepth: report.seldepth,
             score: report.score,
@@ -38,16 +40,14 @@ impl Info {
 
     /// The same data as one JSON object (for `podium analyse --json`).
     pub fn to_json(&self) -> String {
-        let score = match self.score {
-            Score::Centipawns(cp) => format!("{{\"cp\":{cp}}}"),
-            Score::Mate(moves) => format!("{{\"mate\":{moves}}}"),
-        };
         let pv: Vec<String> = self.pv.iter().map(|mv| format!("\"{mv}\"")).collect();
         format!(
-            "{{\"type\":\"info\",\"depth\":{},\"seldepth\":{},\"score\":{score},\"nodes\":{},\"nps\":{},\
+            "{{\"type\":\"info\",\"multipv\":{},\"depth\":{},\"seldepth\":{},\"score\":{},\"nodes\":{},\"nps\":{},\
              \"hashfull\":{},\"time\":{},\"pv\":[{}]}}",
+            self.multipv.unwrap_or(1),
             self.depth,
             self.seldepth,
+            score_json(self.score),
             self.nodes,
             self.nps,
             self.hashfull,
@@ -57,12 +57,25 @@ impl Info {
     }
 }
 
-/// `info depth 5 seldepth 7 score cp 12 nodes 9000 nps 450000 hashfull 3 time 20 pv A@c3 b@d4`
+/// `{"cp":35}` or `{"mate":-2}`.
+pub fn score_json(score: Score) -> String {
+    match score {
+        Score::Centipawns(cp) => format!("{{\"cp\":{cp}}}"),
+        Score::Mate(moves) => format!("{{\"mate\":{moves}}}"),
+    }
+}
+
+/// `info depth 5 seldepth 7 score cp 12 nodes 9000 nps 450000 hashfull 3 time 20 pv A@c3 b@d4`,
+/// with `multipv k` first when several lines are searched.
 impl fmt::Display for Info {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("info")?;
+        if let Some(line) = self.multipv {
+            write!(f, " multipv {line}")?;
+        }
         write!(
             f,
-            "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
+            " depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {}",
             self.depth,
             self.seldepth,
             self.score,
@@ -81,29 +94,79 @@ impl fmt::Display for Info {
     }
 }
 
-/// The `bestmove` line; `(none)` when there is no move to play.
-pub fn bestmove_line(best: Option<String>) -> String {
-    match best {
-        Some(mv) => format!("bestmove {mv}"),
-        None => "bestmove (none)".to_string(),
+/// What a running search prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchInfo {
+    Line(Info),
+    /// `info depth 12 currmove B@b3 currmovenumber 4`
+    CurrentMove {
+        depth: u32,
+        mv: String,
+        number: usize,
+    },
+}
+
+impl fmt::Display for SearchInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchInfo::Line(info) => info.fmt(f),
+            SearchInfo::CurrentMove { depth, mv, number } => {
+                write!(f, "info depth {depth} currmove {mv} currmovenumber {number}")
+            }
+        }
     }
 }
 
-/// Searches the game's current position and reports it as the protocol
-/// promises: at least one `info` line with a score, every PV move legal, the
-/// last PV starting with the move returned. Returns `None` only when the game
-/// is over (nothing is reported then).
+/// The answer to a `go`: the move to play, and the reply expected to it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BestMove {
+    /// `None` when there is no move to play.
+    pub best: Option<String>,
+    /// The next move of the last principal variation, to ponder on.
+    pub ponder: Option<String>,
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove (none)`.
+impl fmt::Display for BestMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.best, &self.ponder) {
+            (None, _) => f.write_str("bestmove (none)"),
+            (Some(best), None) => write!(f, "bestmove {best}"),
+            (Some(best), Some(ponder)) => write!(f, "bestmove {best} ponder {ponder}"),
+        }
+    }
+}
+
+/// Searches the game's current position among `root_moves` (all if empty)
+/// and reports it as the protocol promises: at least one `info` line with a
+/// score, every PV move legal, every line one search result, the last first
+/// line's PV starting with the move returned. Returns no move only when the
+/// game is over (nothing is reported then).
 pub fn search_and_report(
     searcher: &mut Searcher,
     game: &dyn Session,
     limits: &Limits,
-    stop: &AtomicBool,
-    mut emit: impl FnMut(&Info),
-) -> Option<String> {
+    root_moves: &[String],
+    signals: &Signals,
+    mut emit: impl FnMut(&SearchInfo),
+) -> BestMove {
     if game.ending().is_some() {
-        return None;
+        return BestMove::default();
     }
-    game.search(searcher, limits, stop, &mut |report| emit(&Info::from_report(report))).best_move
+    let several_lines = searcher.lines() > 1;
+    let mut last_pv = Vec::new();
+    let result = game.search(searcher, limits, root_moves, signals, &mut |progress| match progress {
+        Progress::Line(report) => {
+            let info = Info::from_report(report, several_lines);
+            if report.multipv == 1 {
+                last_pv.clone_from(&info.pv);
+            }
+            emit(&SearchInfo::Line(info));
+        }
+        Progress::CurrentMove { depth, mv, number } => emit(&SearchInfo::CurrentMove { depth, mv, number }),
+    });
+    let ponder = last_pv.get(1).filter(|_| last_pv.first() == result.best_move.as_ref()).cloned();
+    BestMove { best: result.best_move, ponder }
 }
 
 /// The first move the game allows, for when the search has none to give.
@@ -128,6 +191,7 @@ mod tests {
     #[test]
     fn info_lines_have_the_documented_form() {
         let info = Info {
+            multipv: None,
             depth: 3,
             seldepth: 5,
             score: Score::Mate(-2),
@@ -143,45 +207,96 @@ mod tests {
         );
         assert_eq!(
             info.to_json(),
-            "{\"type\":\"info\",\"depth\":3,\"seldepth\":5,\"score\":{\"mate\":-2},\"nodes\":1234,\"nps\":5678,\
+            "{\"type\":\"info\",\"multipv\":1,\"depth\":3,\"seldepth\":5,\"score\":{\"mate\":-2},\"nodes\":1234,\"nps\":5678,\
              \"hashfull\":9,\"time\":17,\"pv\":[\"A@c3\",\"B@d4\"]}"
         );
+    }
+
+    /// Searches `game` and returns the result lines printed and the answer.
+    fn search(game: &dyn Session, limits: &Limits, signals: &Signals, lines: usize) -> (Vec<Info>, BestMove) {
+        let mut searcher = Searcher::new(1);
+        searcher.set_lines(lines);
+        let mut infos = Vec::new();
+        let best = search_and_report(&mut searcher, game, limits, &[], signals, |info| {
+            if let SearchInfo::Line(info) = info {
+                infos.push(info.clone())
+            }
+        });
+        (infos, best)
     }
 
     #[test]
     fn a_search_stopped_at_once_still_reports_its_move() {
         let game = start_game(Variant::Advanced);
-        let mut searcher = Searcher::new(1);
-        let stop = AtomicBool::new(true);
-        let mut infos = Vec::new();
-        let limits = Limits { infinite: true, ..Limits::default() };
-        let best = search_and_report(&mut searcher, &game, &limits, &stop, |info| infos.push(info.clone()));
-        let best = best.expect("a move");
+        let signals = Signals::default();
+        signals.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (infos, answer) = search(&game, &Limits { infinite: true, ..Limits::default() }, &signals, 1);
+        let best = answer.best.expect("a move");
         assert!(game.clone().play(&best).is_ok());
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
 
     #[test]
-    fn the_last_pv_starts_with_the_best_move() {
+    fn the_last_pv_starts_with_the_best_move_and_names_the_reply() {
         let game = start_game(Variant::Standard);
-        let mut searcher = Searcher::new(1);
-        let mut infos = Vec::new();
-        let limits = Limits { depth: Some(3), ..Limits::default() };
-        let best =
-            search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| infos.push(info.clone()));
+        let (infos, answer) = search(&game, &Limits { depth: Some(3), ..Limits::default() }, &Signals::default(), 1);
         assert_eq!(infos.len(), 3);
-        assert_eq!(infos.last().unwrap().pv.first().cloned(), best);
+        let last = infos.last().unwrap();
+        assert_eq!(last.pv.first(), answer.best.as_ref());
+        assert_eq!(last.pv.get(1), answer.ponder.as_ref());
+        assert_eq!(answer.to_string(), format!("bestmove {} ponder {}", last.pv[0], last.pv[1]));
     }
 
     #[test]
-    fn a_poldr_search_answers_a_legal_move_with_its_pv() {
+    fn every_line_is_one_search_result_even_when_an_iteration_is_cut_short() {
+        // Node limits cut iterations off at many points. A line is printed
+        // per finished iteration, and for an unfinished one only with the
+        // move it found and that move's own score at that depth: depths
+        // only grow, and the last line's move is the one played.
+        for variant in [Variant::Standard, Variant::Advanced] {
+            let game = start_game(variant);
+            for nodes in (1..=12).map(|step| step * 7_919) {
+                let limits = Limits { nodes: Some(nodes), ..Limits::default() };
+                let (infos, answer) = search(&game, &limits, &Signals::default(), 1);
+                assert!(infos.windows(2).all(|pair| pair[0].depth < pair[1].depth), "{nodes} nodes: {infos:?}");
+                assert_eq!(infos.last().unwrap().pv.first(), answer.best.as_ref(), "{nodes} nodes");
+            }
+        }
+    }
+
+    #[test]
+    fn multipv_reports_distinct_best_lines_in_order_at_every_depth() {
+        let game = start_game(Variant::Standard);
+        let (infos, answer) = search(&game, &Limits { depth: Some(4), ..Limits::default() }, &Signals::default(), 3);
+        assert_eq!(infos.len(), 12, "{infos:?}");
+        for (depth, lines) in (1..=4).zip(infos.chunks(3)) {
+            assert_eq!(
+                lines.iter().map(|info| (info.depth, info.multipv)).collect::<Vec<_>>(),
+                [(depth, Some(1)), (depth, Some(2)), (depth, Some(3))]
+            );
+            let firsts: Vec<&String> = lines.iter().map(|info| &info.pv[0]).collect();
+            assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{firsts:?}");
+            assert!(lines[0].to_string().starts_with("info multipv 1 depth "), "{}", lines[0]);
+        }
+        assert_eq!(answer.best.as_ref(), Some(&infos[9].pv[0]));
+    }
+
+    #[test]
+    fn searchmoves_confine_the_root_and_a_poldr_search_answers_a_legal_move() {
         let game = PoldrSession::new(poldr::Position::start(6, 2, 16).unwrap());
+        let allowed = ["Pa1Mf6".to_string(), "Pb2Mb5".to_string()];
         let mut searcher = Searcher::new(1);
-        let mut infos = Vec::new();
+        let mut firsts = Vec::new();
         let limits = Limits { depth: Some(3), ..Limits::default() };
-        let best =
-            search_and_report(&mut searcher, &game, &limits, &AtomicBool::new(false), |info| infos.push(info.clone()));
-        let best = best.expect("a move");
+        let answer = search_and_report(&mut searcher, &game, &limits, &allowed, &Signals::default(), |info| {
+            if let SearchInfo::Line(info) = info {
+                firsts.push(info.pv[0].clone())
+            }
+        });
+        assert!(firsts.iter().all(|mv| allowed.contains(mv)), "{firsts:?}");
+        assert!(allowed.contains(answer.best.as_ref().unwrap()));
+        let (infos, answer) = search(&game, &limits, &Signals::default(), 1);
+        let best = answer.best.expect("a move");
         assert!(game.clone().play(&best).is_ok(), "{best}");
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }

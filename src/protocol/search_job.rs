@@ -1,41 +1,58 @@
 //! A search running on its own thread, so the input loop stays free to
-//! answer `isready` and `stop`. The `Searcher` moves into the thread and
-//! comes back when it is joined; the thread prints its `info` lines and
-//! exactly one `bestmove` before it ends.
+//! answer `isready`, `stop` and `ponderhit`. The `Searcher` moves into the
+//! thread and comes back when it is joined; the thread prints its `info`
+//! lines and exactly one `bestmove` before it ends.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
 
 use super::output::Output;
-use super::report::{bestmove_line, first_legal_move, search_and_report};
+use super::report::{BestMove, first_legal_move, search_and_report};
 use crate::games::Session;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, Signals};
 
 pub struct SearchJob {
-    stop: Arc<AtomicBool>,
+    signals: Arc<Signals>,
     thread: JoinHandle<Searcher>,
+}
+
+/// What one `go` asks, beyond its limits.
+#[derive(Clone, Debug, Default)]
+pub struct SearchRequest {
+    pub limits: Limits,
+    /// The only root moves to search, in the game's notation (empty: all).
+    pub root_moves: Vec<String>,
+    /// Start by pondering (`go ponder`).
+    pub ponder: bool,
+    /// Name the move to ponder on after `bestmove` (the `Ponder` option).
+    pub show_ponder: bool,
 }
 
 impl SearchJob {
     /// Starts searching `game`'s position. If no thread can be started the
     /// `go` still gets its answer, `bestmove (none)`, and the searcher is
     /// lost (the engine makes a new one when it needs one).
-    pub fn start(mut searcher: Searcher, game: Box<dyn Session>, limits: Limits, output: Output) -> Option<SearchJob> {
-        let stop = Arc::new(AtomicBool::new(false));
-        let stop_flag = Arc::clone(&stop);
+    pub fn start(
+        mut searcher: Searcher,
+        game: Box<dyn Session>,
+        request: SearchRequest,
+        output: Output,
+    ) -> Option<SearchJob> {
+        let signals = Arc::new(if request.ponder { Signals::pondering() } else { Signals::default() });
+        let thread_signals = Arc::clone(&signals);
         let thread_output = output.clone();
         let spawned = thread::Builder::new().name("search".to_string()).spawn(move || {
-            run(&mut searcher, game.as_ref(), &limits, &stop_flag, &thread_output);
+            run(&mut searcher, game.as_ref(), &request, &thread_signals, &thread_output);
             searcher
         });
         match spawned {
-            Ok(thread) => Some(SearchJob { stop, thread }),
+            Ok(thread) => Some(SearchJob { signals, thread }),
             Err(error) => {
                 log::error!("cannot start the search thread: {error}");
                 output.line("info string error: cannot start the search thread");
-                output.line(bestmove_line(None));
+                output.line(BestMove::default());
                 None
             }
         }
@@ -45,9 +62,19 @@ impl SearchJob {
         self.thread.is_finished()
     }
 
+    /// Whether the search is pondering (and waits for `ponderhit` or `stop`).
+    pub fn is_pondering(&self) -> bool {
+        self.signals.pondering.load(Ordering::Relaxed)
+    }
+
+    /// The move pondered on was played: the search goes on under its clock.
+    pub fn ponder_hit(&self) {
+        self.signals.pondering.store(false, Ordering::Relaxed);
+    }
+
     /// Stops the search; its `bestmove` has been printed when this returns.
     pub fn stop(self) -> Option<Searcher> {
-        self.stop.store(true, Ordering::Relaxed);
+        self.signals.stop.store(true, Ordering::Relaxed);
         self.join()
     }
 
@@ -64,14 +91,17 @@ impl SearchJob {
 
 /// The thread's work. A bug that panics in the search must not leave the
 /// controller waiting: it still gets a legal `bestmove`.
-fn run(searcher: &mut Searcher, game: &dyn Session, limits: &Limits, stop: &AtomicBool, output: &Output) {
+fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, signals: &Signals, output: &Output) {
     let searched = panic::catch_unwind(AssertUnwindSafe(|| {
-        search_and_report(searcher, game, limits, stop, |info| output.line(info))
+        search_and_report(searcher, game, &request.limits, &request.root_moves, signals, |info| output.line(info))
     }));
-    let best = searched.unwrap_or_else(|_| {
+    let mut answer = searched.unwrap_or_else(|_| {
         log::error!("the search panicked: answering with the first legal move");
         output.line("info string error: internal error in the search");
-        first_legal_move(game)
+        BestMove { best: first_legal_move(game), ponder: None }
     });
-    output.line(bestmove_line(best));
+    if !request.show_ponder {
+        answer.ponder = None;
+    }
+    output.line(answer);
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
-use super::limits::{Limits, TimeBudget};
+use super::limits::{Limits, Signals, TimeBudget};
 use super::solver::{ProofTable, Prover, proved_move};
 use super::tt::{Bound, Entry, TranspositionTable};
 
@@ -30,6 +30,9 @@ const MIN_PROOF_NODES: u64 = 20_000;
 const PROOF_MAX_PLIES: u32 = 90;
 /// How many nodes pass between looks at the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
+/// Root moves are announced (`Progress::CurrentMove`) only after this long,
+/// so short searches are not flooded.
+const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
 
 /// A score as reported: centipawn-like units, or moves to a forced result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -66,9 +69,14 @@ impl fmt::Display for Score {
     }
 }
 
-/// What the search tells its caller after each completed iteration.
+/// What the search tells its caller after each completed iteration (one
+/// report per line of a multi-PV search), and after an unfinished one when
+/// it found a new best move: a move, its score and its line, all of one
+/// search.
 #[derive(Clone, Debug)]
 pub struct Report<M> {
+    /// Which best line this is, from 1.
+    pub multipv: usize,
     pub depth: u32,
     pub seldepth: u32,
     pub score: Score,
@@ -76,6 +84,19 @@ pub struct Report<M> {
     pub elapsed: Duration,
     pub hashfull: u32,
     pub pv: Vec<M>,
+}
+
+/// What a running search has to say.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a, M> {
+    Line(&'a Report<M>),
+    /// The root move the iteration of `depth` is searching now, the
+    /// `number`th it tries (from 1).
+    CurrentMove {
+        depth: u32,
+        mv: M,
+        number: usize,
+    },
 }
 
 impl<M> Report<M> {
@@ -102,14 +123,16 @@ pub struct Searcher {
     /// Move-ordering statistics, one table per search thread.
     histories: Vec<Vec<i32>>,
     multiplayer: MultiplayerSearch,
+    /// How many best lines to find (MultiPV).
+    lines: usize,
 }
 
 const HISTORY_SIZE: usize = 1 << 16;
 
 /// What the threads of one search share besides the table.
 struct Shared<'a> {
-    /// Set by the caller to stop the search.
-    stop: &'a AtomicBool,
+    /// The caller's stop and ponder flags.
+    signals: &'a Signals,
     /// Set by the main thread when it is done, to stop the helpers.
     finished: AtomicBool,
     /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
@@ -117,7 +140,7 @@ struct Shared<'a> {
 }
 
 /// Per-thread search state, borrowed from the `Searcher` for one `search` call.
-struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
+struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     game: &'a G,
     tt: &'a TranspositionTable,
     history: &'a mut [i32],
@@ -132,7 +155,12 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     /// This thread's nodes.
     nodes: u64,
     seldepth: u32,
+    /// When the search began, for reports.
     started: Instant,
+    /// When the clock began: at the start, or when pondering ended.
+    clock_started: Instant,
+    /// Pondering: no time limit yet.
+    pondering: bool,
     budget: TimeBudget,
     node_limit: Option<u64>,
     shared: &'a Shared<'a>,
@@ -153,6 +181,11 @@ struct Run<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> {
     maxn: bool,
     /// Whether the current max-n iteration cut a line off at its depth.
     horizon_reached: bool,
+    /// The root moves to search (the caller's, less the lines already
+    /// found at this depth).
+    root_moves: Vec<G::Move>,
+    /// The score of `pv[0]` once a root move has been searched this iteration.
+    root_score: Option<i32>,
 }
 
 impl Searcher {
@@ -162,6 +195,7 @@ impl Searcher {
             proofs: ProofTable::default(),
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
+            lines: 1,
         }
     }
 
@@ -192,6 +226,15 @@ impl Searcher {
         self.histories.len()
     }
 
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// How many best lines each iteration finds and reports (at least one).
+    pub fn set_lines(&mut self, lines: usize) {
+        self.lines = lines.max(1);
+    }
+
     /// How searches of more than two players treat the others. Max-n runs
     /// on one thread: helpers would only repeat its tree, which has no
     /// table to share.
@@ -201,22 +244,25 @@ impl Searcher {
 
     /// Searches `root` within `limits`, reporting each completed iteration.
     /// `history` holds the keys of the positions before `root` in the game, for
-    /// repetitions. Returns early, with the best move found so far, once `stop`
+    /// repetitions; `root_moves`, if not empty, the only moves to consider.
+    /// Returns early, with the best move found so far, once `signals.stop`
     /// is set.
+    #[allow(clippy::too_many_arguments)]
     pub fn search<G: SearchGame>(
         &mut self,
         game: &G,
         root: &G::Position,
         history: &[u64],
         limits: &Limits,
-        stop: &AtomicBool,
-        report: impl FnMut(&Report<G::Move>),
+        root_moves: &[G::Move],
+        signals: &Signals,
+        report: impl FnMut(Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
         for value in self.histories.iter_mut().flatten() {
             *value /= 8;
         }
-        let shared = Shared { stop, finished: AtomicBool::new(false), nodes: AtomicU64::new(0) };
+        let shared = Shared { signals, finished: AtomicBool::new(false), nodes: AtomicU64::new(0) };
         let max_depth =
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
@@ -224,29 +270,34 @@ impl Searcher {
         let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
         let tt = &self.tt;
         let proofs = &mut self.proofs;
+        let lines = self.lines;
         std::thread::scope(|scope| {
             for (index, history_table) in helper_histories.iter_mut().enumerate() {
                 let shared = &shared;
                 scope.spawn(move || {
-                    let mut helper = Run::new(game, tt, history_table, history, shared, |_: &Report<G::Move>| {});
+                    let mut helper = Run::new(game, tt, history_table, history, shared, |_: Progress<G::Move>| {});
+                    helper.root_moves = root_moves.to_vec();
                     // Odd helpers start one ply deeper, so the threads spread over depths.
-                    helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false);
+                    helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false, 1, None);
                 });
             }
             let mut main = Run::new(game, tt, main_history, history, &shared, report);
-            main.proofs = Some(proofs);
+            // Proofs look at every move: not when some are left out.
+            main.proofs = Some(proofs).filter(|_| root_moves.is_empty() && lines == 1);
             main.maxn = maxn;
-            main.eager_proofs = limits.prove || limits.infinite;
+            main.root_moves = root_moves.to_vec();
+            main.pondering = signals.pondering.load(Ordering::Relaxed);
+            main.eager_proofs = limits.prove || limits.infinite || limits.mate.is_some();
             main.budget = limits.budget(game.expected_moves_left(root));
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
-            let result = main.iterate(root, 1, max_depth, limits.infinite);
+            let result = main.iterate(root, 1, max_depth, limits.infinite, lines, limits.mate);
             shared.finished.store(true, Ordering::Relaxed);
             result
         })
     }
 }
 
-impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
+impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// A thread's state with no limits of its own.
     fn new(
         game: &'a G,
@@ -268,6 +319,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
+            clock_started: Instant::now(),
+            pondering: false,
             budget: TimeBudget { soft: None, hard: None },
             node_limit: None,
             shared,
@@ -280,6 +333,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             eager_proofs: false,
             maxn: false,
             horizon_reached: false,
+            root_moves: Vec::new(),
+            root_score: None,
         }
     }
 
@@ -326,59 +381,62 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         self.shared.nodes.load(Ordering::Relaxed) + self.nodes % POLL_INTERVAL
     }
 
+    /// Deepens from `first_depth` until a limit, finding `lines` best lines
+    /// at each depth (each next one among the moves the earlier ones left).
+    /// With `mate`, stops once the side to move has a win in that many own moves.
     fn iterate(
         &mut self,
         root: &G::Position,
         first_depth: u32,
         max_depth: u32,
         infinite: bool,
+        lines: usize,
+        mate: Option<u32>,
     ) -> SearchResult<G::Move> {
         self.set_root(root);
-        let mut root_moves = Vec::new();
-        self.game.legal_moves(root, &mut root_moves);
+        let mut legal = Vec::new();
+        self.game.legal_moves(root, &mut legal);
+        let allowed: Vec<G::Move> = if self.root_moves.is_empty() {
+            legal
+        } else {
+            legal.into_iter().filter(|mv| self.root_moves.contains(mv)).collect()
+        };
         let mut best =
-            SearchResult { best_move: root_moves.first().copied(), score: Score::Centipawns(0), depth: 0, nodes: 0 };
-        if root_moves.is_empty() {
+            SearchResult { best_move: allowed.first().copied(), score: Score::Centipawns(0), depth: 0, nodes: 0 };
+        if allowed.is_empty() {
             best.score = Score::Mate(0);
             return best;
         }
+        let lines = lines.min(allowed.len());
         let mut proofs_done = false;
-        for depth in first_depth..=max_depth {
-            self.seldepth = 0;
-            self.horizon_reached = false;
-            let score = if self.maxn {
-                self.maxn(root, depth as i32, 0)[self.root_player]
-            } else {
-                self.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
-            };
-            if self.aborted {
-                // Root moves are only recorded once fully searched, and the
-                // last best move is searched first: a move here is at least as good.
-                if let Some(&mv) = self.pv[0].first() {
-                    best.best_move = Some(mv);
+        'deepening: for depth in first_depth..=max_depth {
+            let mut first_score = 0;
+            self.root_moves.clone_from(&allowed);
+            for line in 1..=lines {
+                let score = self.search_root(root, depth);
+                if self.aborted {
+                    // Root moves are only recorded once fully searched, and
+                    // the last best move is searched first: a move found
+                    // here is at least as good, and is reported with its
+                    // own score at this depth.
+                    if line == 1
+                        && let Some(score) = self.root_score
+                    {
+                        best = self.report_line(root, 1, depth, score);
+                    }
+                    break 'deepening;
                 }
-                break;
+                let found = self.report_line(root, line, depth, score);
+                if line == 1 {
+                    best = found;
+                    first_score = score;
+                }
+                let found_move = self.pv[0][0];
+                self.root_moves.retain(|&mv| mv != found_move);
             }
-            let pv = self.pv[0].clone();
-            best = SearchResult {
-                best_move: pv.first().copied().or(best.best_move),
-                score: self.reported_score(root, score, &pv),
-                depth,
-                nodes: self.total_nodes(),
-            };
-            let report = Report {
-                depth,
-                seldepth: self.seldepth,
-                score: best.score,
-                nodes: best.nodes,
-                elapsed: self.started.elapsed(),
-                hashfull: self.tt.hashfull(),
-                pv,
-            };
-            (self.report)(&report);
             // With a move in hand, try to settle the game for good, giving
             // the proof a share of the nodes the iterations have had.
-            if score.abs() <= MATE_BOUND && !proofs_done {
+            if first_score.abs() <= MATE_BOUND && !proofs_done {
                 let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
                 match self.try_proof(root, budget) {
                     Some(proof) if matches!(proof.score, Score::Mate(moves) if moves > 0) => {
@@ -392,19 +450,73 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                     None => {}
                 }
             }
+            let mate_found =
+                matches!((best.score, mate), (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
             // A max-n tree that ends everywhere before the depth is complete.
-            let proven = (score.abs() > MATE_BOUND || (self.maxn && !self.horizon_reached)) && !infinite;
-            let out_of_time = self.budget.soft.is_some_and(|soft| self.started.elapsed() >= soft);
-            if proven || out_of_time {
+            let proven = (first_score.abs() > MATE_BOUND || (self.maxn && !self.horizon_reached)) && !infinite;
+            let soft = self.budget.soft;
+            if proven || mate_found || self.past(soft) {
                 break;
             }
         }
-        // `go infinite` waits for `stop` even after the last depth.
-        while infinite && !self.shared.stop.load(Ordering::Relaxed) {
+        // `go infinite` and pondering wait for `stop` (or `ponderhit`) even
+        // after the last depth.
+        while (infinite || self.shared.signals.pondering.load(Ordering::Relaxed))
+            && !self.shared.signals.stop.load(Ordering::Relaxed)
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         best.nodes = self.total_nodes();
         best
+    }
+
+    /// One search of the root among `root_moves` to `depth`; leaves the line in `pv[0]`.
+    fn search_root(&mut self, root: &G::Position, depth: u32) -> i32 {
+        self.seldepth = 0;
+        self.horizon_reached = false;
+        self.root_score = None;
+        if self.maxn {
+            self.maxn(root, depth as i32, 0)[self.root_player]
+        } else {
+            self.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
+        }
+    }
+
+    /// Reports `pv[0]` with `score` as best line `line` at `depth`, and
+    /// returns it as a result.
+    fn report_line(&mut self, root: &G::Position, line: usize, depth: u32, score: i32) -> SearchResult<G::Move> {
+        let pv = self.pv[0].clone();
+        let result = SearchResult {
+            best_move: pv.first().copied(),
+            score: self.reported_score(root, score, &pv),
+            depth,
+            nodes: self.total_nodes(),
+        };
+        let report = Report {
+            multipv: line,
+            depth,
+            seldepth: self.seldepth,
+            score: result.score,
+            nodes: result.nodes,
+            elapsed: self.started.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv,
+        };
+        (self.report)(Progress::Line(&report));
+        result
+    }
+
+    /// Whether the clock has passed `limit`. While the search ponders no
+    /// limit runs; the clock starts when pondering ends.
+    fn past(&mut self, limit: Option<Duration>) -> bool {
+        if self.pondering {
+            if self.shared.signals.pondering.load(Ordering::Relaxed) {
+                return false;
+            }
+            self.pondering = false;
+            self.clock_started = Instant::now();
+        }
+        limit.is_some_and(|limit| self.clock_started.elapsed() >= limit)
     }
 
     /// Where the game bounds its length, tries to prove who wins with at
@@ -417,11 +529,15 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             return None;
         }
         let (game, key_salt, root_player) = (self.game, self.key_salt, self.root_player);
-        let shared = self.shared;
-        let (started, hard) = (self.started, self.budget.hard);
+        let signals = self.shared.signals;
+        // Pondering, the budget of nodes is the only limit.
+        let hard = if self.pondering { None } else { self.budget.hard };
+        let clock_started = self.clock_started;
         let proofs = self.proofs.as_deref_mut()?;
         let mut interrupt = |nodes: u64| {
-            nodes >= budget || shared.stop.load(Ordering::Relaxed) || hard.is_some_and(|hard| started.elapsed() >= hard)
+            nodes >= budget
+                || signals.stop.load(Ordering::Relaxed)
+                || hard.is_some_and(|hard| clock_started.elapsed() >= hard)
         };
         let mut prover = Prover {
             game,
@@ -444,7 +560,8 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             depth: proven.plies,
             nodes: self.total_nodes(),
         };
-        (self.report)(&Report {
+        (self.report)(Progress::Line(&Report {
+            multipv: 1,
             depth: proven.plies,
             seldepth: proven.plies,
             score: result.score,
@@ -452,7 +569,7 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             elapsed: self.started.elapsed(),
             hashfull: self.tt.hashfull(),
             pv,
-        });
+        }));
         Some(result)
     }
 
@@ -470,15 +587,25 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         line
     }
 
+    /// Tells the caller which root move is searched now, once the search
+    /// has run for a while.
+    fn announce(&mut self, mv: G::Move, number: usize, depth: u32) {
+        if self.started.elapsed() >= CURRENT_MOVE_AFTER {
+            (self.report)(Progress::CurrentMove { depth, mv, number });
+        }
+    }
+
     /// Counts a node; every `POLL_INTERVAL` nodes publishes the count and
     /// looks at the clock and the stop flags. Returns whether to stop.
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.shared.nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
-            let over_time = self.budget.hard.is_some_and(|hard| self.started.elapsed() >= hard);
-            self.aborted |=
-                over_time || self.shared.stop.load(Ordering::Relaxed) || self.shared.finished.load(Ordering::Relaxed);
+            let hard = self.budget.hard;
+            let over_time = self.past(hard);
+            self.aborted |= over_time
+                || self.shared.signals.stop.load(Ordering::Relaxed)
+                || self.shared.finished.load(Ordering::Relaxed);
         }
         if self.node_limit.is_some_and(|limit| self.total_nodes() >= limit) {
             self.aborted = true;
@@ -542,6 +669,13 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             self.move_buffers[ply] = moves;
             return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
+        // The root searches only the moves asked for; its value is then not
+        // the position's, and is not stored.
+        let partial_root = ply == 0 && {
+            let generated = moves.len();
+            moves.retain(|mv| self.root_moves.contains(mv));
+            moves.len() < generated
+        };
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
         self.score_moves(&moves, &mut scored, tt_move, ply);
         self.move_buffers[ply] = moves;
@@ -556,6 +690,9 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
         let mut upcoming = Some(self.play_and_prefetch(position, scored[0].1, depth));
         for index in 0..scored.len() {
             let (move_score, mv) = scored[index];
+            if ply == 0 {
+                self.announce(mv, index + 1, depth as u32);
+            }
             let child = upcoming.take().expect("made one move ahead");
             let same_side = self.with_root(self.game.mover(&child)) == self.with_root(mover);
             if index + 1 < scored.len() {
@@ -591,6 +728,9 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
                     head[ply].clear();
                     head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
+                    if ply == 0 {
+                        self.root_score = Some(score);
+                    }
                     if score >= beta {
                         self.reward(mv, depth, ply);
                         break;
@@ -604,6 +744,9 @@ impl<'a, G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'a, G, R> {
             return 0;
         }
 
+        if partial_root {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -814,7 +957,7 @@ mod tests {
         let mut searcher = Searcher::new(1);
         searcher.set_threads(threads);
         let limits = Limits { depth: Some(40), ..Limits::default() };
-        searcher.search(game, &Pile { stones, mover }, &[], &limits, &AtomicBool::new(false), |_| {})
+        searcher.search(game, &Pile { stones, mover }, &[], &limits, &[], &Signals::default(), |_| {})
     }
 
     #[test]
@@ -906,8 +1049,10 @@ mod tests {
             searcher.set_multiplayer(style);
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             let mut pv = Vec::new();
-            let result = searcher.search(self, &0, &[], &limits, &AtomicBool::new(false), |report| {
-                pv = report.pv.iter().map(|&node| self.nodes[node].name).collect()
+            let result = searcher.search(self, &0, &[], &limits, &[], &Signals::default(), |progress| {
+                if let Progress::Line(report) = progress {
+                    pv = report.pv.iter().map(|&node| self.nodes[node].name).collect()
+                }
             });
             (result, pv)
         }

@@ -18,7 +18,7 @@ pub enum Outcome {
 /// root, hence `Sync` and `Send`.
 pub trait SearchGame: Sync {
     type Position: Copy + Send + Sync;
-    type Move: Copy + Eq + fmt::Display + fmt::Debug + Send;
+    type Move: Copy + Eq + fmt::Display + fmt::Debug + Send + Sync;
 
     /// A key for the transposition table and repetition detection.
     fn hash(&self, position: &Self::Position) -> u64;

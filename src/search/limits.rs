@@ -1,6 +1,7 @@
 //! What the caller allows a search (depth, nodes, time) and how clock time
 //! becomes a budget.
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// The side to move's clock.
@@ -22,10 +23,31 @@ pub struct Limits {
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
     /// Try hard to prove who wins (where the game bounds its length): as
-    /// many nodes for proofs as for the iterations. `infinite` implies it.
+    /// many nodes for proofs as for the iterations. `infinite` and `mate`
+    /// imply it.
     pub prove: bool,
+    /// Stop once a win in at most this many of the side to move's own moves is found.
+    pub mate: Option<u32>,
     /// Time lost between our reply and the controller's clock, per move.
     pub move_overhead: Duration,
+}
+
+/// What the caller can tell a running search, from another thread.
+#[derive(Debug, Default)]
+pub struct Signals {
+    /// Stop as soon as possible and answer.
+    pub stop: AtomicBool,
+    /// While set, the search ponders: no time limit runs and no answer comes
+    /// (as under `infinite`) until it is cleared (the expected move was
+    /// played: the clock starts then) or `stop` is set.
+    pub pondering: AtomicBool,
+}
+
+impl Signals {
+    /// Signals for a search that starts by pondering.
+    pub fn pondering() -> Signals {
+        Signals { stop: AtomicBool::new(false), pondering: AtomicBool::new(true) }
+    }
 }
 
 /// When to stop: no new iteration starts after `soft`; the search is cut

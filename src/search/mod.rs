@@ -8,8 +8,9 @@ mod solver;
 mod tt;
 
 pub use alphabeta::{
-    MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch,
+    MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher,
+    UnknownMultiplayerSearch,
 };
 pub use game::{Outcome, SearchGame};
-pub use limits::{Clock, Limits, TimeBudget};
+pub use limits::{Clock, Limits, Signals, TimeBudget};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -1,11 +1,10 @@
 //! Pods behind the `Session` interface: a game record seen through text.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
 use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, divide, perft};
 use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
-use crate::search::{Limits, Report, SearchResult, Searcher};
+use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
 pub struct PodsSession {
@@ -74,6 +73,15 @@ impl Session for PodsSession {
         self.game.play(mv).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
     }
 
+    fn legal_move(&self, text: &str) -> Result<String, PlayError> {
+        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        let legal = match self.game.outcome() {
+            Some(_) => Err(super::Illegal::GameOver),
+            None => self.game.position().check(self.game.rules(), mv),
+        };
+        legal.map(|()| mv.to_string()).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+    }
+
     fn forfeit(&mut self) {
         let side = self.game.position().side_to_move();
         self.game.forfeit(side);
@@ -123,11 +131,21 @@ impl Session for PodsSession {
         &self,
         searcher: &mut Searcher,
         limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&Report<String>),
+        root_moves: &[String],
+        signals: &Signals,
+        report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
         let history = self.game.history();
         let before_root = &history[..history.len().saturating_sub(1)];
-        search_and_report(&self.search_game(), self.game.position(), before_root, searcher, limits, stop, report)
+        search_and_report(
+            &self.search_game(),
+            self.game.position(),
+            before_root,
+            searcher,
+            limits,
+            root_moves,
+            signals,
+            report,
+        )
     }
 }

@@ -1,7 +1,5 @@
 //! POLD.R behind the `Session` interface: a game record seen through text.
 
-use std::sync::atomic::AtomicBool;
-
 use super::moves::Move;
 use super::perft::{divide, perft};
 use super::position::Position;
@@ -9,7 +7,7 @@ use super::search::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
-use crate::search::{Limits, Report, SearchResult, Searcher};
+use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
 pub struct PoldrSession {
@@ -86,6 +84,15 @@ impl Session for PoldrSession {
         Ok(())
     }
 
+    fn legal_move(&self, text: &str) -> Result<String, PlayError> {
+        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        let legal = match self.forfeited_by {
+            Some(_) => Err(super::Illegal::GameOver),
+            None => self.position.check(mv),
+        };
+        legal.map(|()| mv.to_string()).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+    }
+
     fn forfeit(&mut self) {
         if self.outcome().is_none() {
             self.forfeited_by = Some(self.position.mover());
@@ -150,9 +157,10 @@ impl Session for PoldrSession {
         &self,
         searcher: &mut Searcher,
         limits: &Limits,
-        stop: &AtomicBool,
-        report: &mut dyn FnMut(&Report<String>),
+        root_moves: &[String],
+        signals: &Signals,
+        report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        search_and_report(&PoldrGame::default(), &self.position, &[], searcher, limits, stop, report)
+        search_and_report(&PoldrGame::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
     }
 }

@@ -8,8 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::Progress;
 use super::{MATE_BOUND, Run};
-use crate::search::Report;
 use crate::search::game::{Outcome, SearchGame};
 
 /// How a search of more than two players treats the others.
@@ -70,7 +70,7 @@ pub(super) type Scores = [i32; MAX_PLAYERS];
 /// nothing forces the others to play as max-n expects.
 pub const MAXN_WIN: i32 = MATE_BOUND - 1_000;
 
-impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
+impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
     /// The scores of `position` searched `depth` plies deep; fills `pv[ply]`.
     /// Sets `horizon_reached` when a leaf was cut off by the depth, so the
     /// caller knows whether a deeper search could tell more.
@@ -107,13 +107,19 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
         }
         // Without cut-offs the order only decides ties and what an aborted
         // iteration leaves: the last iteration's best move goes first.
+        if ply == 0 {
+            moves.retain(|mv| self.root_moves.contains(mv));
+        }
         if let Some(index) = last_best.and_then(|best| moves.iter().position(|&mv| mv == best)) {
             moves.swap(0, index);
         }
         let mover = self.game.mover(position);
         self.path.push(key);
         let mut best: Option<Scores> = None;
-        for &mv in &moves {
+        for (index, &mv) in moves.iter().enumerate() {
+            if ply == 0 {
+                self.announce(mv, index + 1, depth as u32);
+            }
             let child = self.game.play(position, mv);
             let scores = self.maxn(&child, depth - 1, ply + 1);
             if self.aborted {
@@ -125,6 +131,9 @@ impl<G: SearchGame, R: FnMut(&Report<G::Move>)> Run<'_, G, R> {
                 head[ply].clear();
                 head[ply].push(mv);
                 head[ply].extend_from_slice(&tail[0]);
+                if ply == 0 {
+                    self.root_score = Some(scores[self.root_player]);
+                }
             }
         }
         self.path.pop();
