@@ -76,6 +76,18 @@ impl EngineProcess {
         }
     }
 
+    /// The first line starting with `prefix` within `timeout`, skipping
+    /// others; `None` if none comes.
+    pub fn try_read_line_matching(&mut self, prefix: &str, timeout: Duration) -> Option<String> {
+        let deadline = Instant::now() + timeout;
+        while let Some(line) = self.try_read_line(deadline.saturating_duration_since(Instant::now())) {
+            if line.starts_with(prefix) {
+                return Some(line);
+            }
+        }
+        None
+    }
+
     pub fn read_line(&mut self, timeout: Duration) -> String {
         match self.try_read_line(timeout) {
             Some(line) => line,
@@ -223,14 +235,17 @@ pub fn is_move(word: &str) -> bool {
 /// The form of every search `info` line.
 pub const INFO_FORM: &str = "info depth <uint> seldepth <uint> score cp|mate <int> nodes <uint> nps <uint> hashfull <uint> time <uint> pv <moves>";
 
-/// Checks what a search printed: only info lines of the documented form, and
-/// the move played is the first move of the last PV.
+/// The form of the lines that name the root move being searched.
+pub const CURRMOVE_FORM: &str = "info depth <uint> currmove <move> currmovenumber <uint>";
+
+/// Checks what a search printed: only info lines of the documented forms,
+/// and the move played is the first move of the last PV.
 pub fn check_search_output(infos: &[String], mv: &str) {
     assert!(!infos.is_empty(), "no info line before bestmove {mv}");
     for line in infos {
-        assert!(has_form(INFO_FORM, line), "bad info line {line:?}");
+        assert!(has_form(INFO_FORM, line) || has_form(CURRMOVE_FORM, line), "bad info line {line:?}");
     }
-    let last = infos.last().expect("an info line");
+    let last = infos.iter().rev().find(|line| line.contains(" pv ")).expect("an info line with a PV");
     let pv_head = last.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next());
     assert_eq!(pv_head, Some(mv), "bestmove {mv} is not the head of the last PV in {last:?}");
 }

@@ -1,0 +1,169 @@
+//! What analysts use through the real binary, for both games: MultiPV,
+//! `go searchmoves`, `go mate`, pondering, `currmove`, `Clear Hash` and
+//! `debug`.
+
+mod protocol_common;
+
+use std::time::{Duration, Instant};
+
+use protocol_common::{CURRMOVE_FORM, EngineProcess, INFO_FORM, REPLY_TIMEOUT, check_search_output, has_form};
+
+/// A Pods game in progress and a POLD.R one, each as the lines that set it up.
+const GAMES: [[&str; 2]; 2] = [
+    ["newgame standard", "position startpos moves A@c1 n@d5"],
+    ["newgame poldr size 6", "position startpos moves Pc3Mc5 Ma1"],
+];
+
+fn engine_at(setup: &[&str]) -> EngineProcess {
+    let mut engine = EngineProcess::start();
+    for line in setup {
+        engine.send(line);
+    }
+    engine
+}
+
+/// The words after `key` in an info line, up to the next key word.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    line.split(&format!(" {key} ")).nth(1).and_then(|rest| rest.split(' ').next())
+}
+
+#[test]
+fn multipv_reports_the_best_lines_at_every_depth() {
+    for setup in GAMES {
+        let mut engine = engine_at(&setup);
+        let legal = engine.sync();
+        assert!(legal.is_empty(), "{legal:?}");
+        engine.send("setoption name MultiPV value 3");
+        let (infos, mv) = engine.search("go depth 3", REPLY_TIMEOUT);
+        let lines: Vec<&String> = infos.iter().filter(|line| line.starts_with("info multipv ")).collect();
+        assert_eq!(lines.len(), 9, "{infos:?}");
+        for (depth, group) in (1..=3).zip(lines.chunks(3)) {
+            let mut firsts = Vec::new();
+            for (k, line) in group.iter().enumerate() {
+                let rest = line.strip_prefix(&format!("info multipv {} ", k + 1)).expect("multipv in order");
+                assert!(has_form(INFO_FORM, &format!("info {rest}")), "{line}");
+                assert_eq!(field(line, "depth"), Some(depth.to_string().as_str()), "{line}");
+                firsts.push(field(line, "pv").unwrap().to_string());
+            }
+            firsts.dedup();
+            assert_eq!(firsts.len(), 3, "three different moves at depth {depth}: {group:?}");
+        }
+        assert_eq!(field(lines[6], "pv"), Some(mv.as_str()), "{infos:?}");
+        // More lines than moves: one line per legal move.
+        engine.send("setoption name MultiPV value 256");
+        engine.send("moves");
+        let count = engine.sync()[0].split(' ').count();
+        let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
+        assert_eq!(infos.len(), count, "{infos:?}");
+    }
+}
+
+#[test]
+fn searchmoves_confine_the_root() {
+    for setup in GAMES {
+        let mut engine = engine_at(&setup);
+        engine.send("moves");
+        let moves: Vec<String> = engine.sync()[0].split(' ').map(str::to_string).collect();
+        // The last two moves generated: rarely the best, so the limit shows.
+        let allowed = &moves[moves.len() - 2..];
+        let (infos, mv) = engine.search(&format!("go depth 4 searchmoves {}", allowed.join(" ")), REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert!(allowed.contains(&mv), "{mv} not in {allowed:?}");
+        for line in &infos {
+            assert!(allowed.iter().any(|allowed| field(line, "pv") == Some(allowed.as_str())), "{line}");
+        }
+    }
+}
+
+#[test]
+fn go_mate_stops_at_a_win_found_and_otherwise_at_its_other_limits() {
+    // The default POLD.R start is a proved win for Blue in 16 of its moves.
+    let mut engine = engine_at(&["newgame poldr", "position startpos"]);
+    let (infos, mv) = engine.search("go mate 16", Duration::from_secs(120));
+    check_search_output(&infos, &mv);
+    let mate: i32 = field(infos.last().unwrap(), "mate").expect("a mate score").parse().unwrap();
+    assert!((1..=16).contains(&mate), "{infos:?}");
+    // No mate in 1 from the Pods start: the search ends at its depth instead.
+    let mut engine = engine_at(&["newgame standard", "position startpos"]);
+    let (infos, mv) = engine.search("go mate 1 depth 2", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+    assert_eq!(field(infos.last().unwrap(), "depth"), Some("2"), "{infos:?}");
+    // Pods: a short hand gives mates within reach.
+    let mut engine = engine_at(&["newgame advanced", "position fen 6/6/6/6/6/6 w Ab 0 0"]);
+    let (infos, mv) = engine.search("go mate 3", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+    assert!(field(infos.last().unwrap(), "mate").is_some(), "{infos:?}");
+}
+
+#[test]
+fn pondering_ignores_the_clock_until_ponderhit_and_names_the_reply_when_asked() {
+    for setup in GAMES {
+        let mut engine = engine_at(&setup);
+        engine.send("setoption name Ponder value true");
+        engine.send("go ponder movetime 200");
+        // Pondering, the 200 ms do not run: no answer for a while.
+        assert_eq!(engine.try_read_line_matching("bestmove", Duration::from_millis(800)), None);
+        let hit = Instant::now();
+        engine.send("ponderhit");
+        let answer = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT).pop().unwrap();
+        assert!(hit.elapsed() < Duration::from_secs(5), "{:?} after ponderhit", hit.elapsed());
+        assert!(has_form("bestmove <move> ponder <move>", &answer), "{answer}");
+        // `stop` ends pondering too, at once.
+        engine.send("go ponder wtime 100000 btime 100000 p3time 100000");
+        assert_eq!(engine.try_read_line_matching("bestmove", Duration::from_millis(300)), None);
+        engine.send("stop");
+        engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+        // Without the option, bestmove stands alone (as cutegames needs).
+        engine.send("setoption name Ponder value false");
+        let (_, mv) = engine.search("go depth 3", REPLY_TIMEOUT);
+        assert!(!mv.contains(' '), "{mv}");
+    }
+}
+
+#[test]
+fn long_searches_name_the_root_move_in_hand() {
+    for setup in GAMES {
+        let mut engine = engine_at(&setup);
+        engine.send("moves");
+        let count = engine.sync()[0].split(' ').count();
+        let (infos, mv) = engine.search("go movetime 2500", Duration::from_secs(20));
+        check_search_output(&infos, &mv);
+        let announced: Vec<&String> = infos.iter().filter(|line| has_form(CURRMOVE_FORM, line)).collect();
+        if infos.iter().any(|line| field(line, "mate").is_some()) {
+            continue; // proved early: the search may end before the first second
+        }
+        assert!(!announced.is_empty(), "{infos:?}");
+        for line in announced {
+            let number: usize = field(line, "currmovenumber").unwrap().parse().unwrap();
+            assert!((1..=count).contains(&number), "{line}");
+        }
+    }
+}
+
+#[test]
+fn clear_hash_forgets_what_searches_learned() {
+    for setup in GAMES {
+        let nodes = |engine: &mut EngineProcess| {
+            let (infos, _) = engine.search("go depth 5", REPLY_TIMEOUT);
+            field(infos.last().unwrap(), "nodes").unwrap().to_string()
+        };
+        let mut engine = engine_at(&setup);
+        let fresh = nodes(&mut engine);
+        let warm = nodes(&mut engine);
+        assert_ne!(fresh, warm, "a second search profits from the first");
+        engine.send("setoption name Clear Hash");
+        assert_eq!(engine.sync(), Vec::<String>::new());
+        assert_eq!(nodes(&mut engine), fresh, "cleared, the search starts afresh");
+    }
+}
+
+#[test]
+fn debug_on_says_what_a_go_searches() {
+    let mut engine = engine_at(&GAMES[0]);
+    engine.send("debug on");
+    let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
+    assert!(infos[0].starts_with("info string debug: searching "), "{infos:?}");
+    engine.send("debug off");
+    let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
+    assert!(infos.iter().all(|line| !line.starts_with("info string")), "{infos:?}");
+}
