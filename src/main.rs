@@ -2,7 +2,7 @@
 //! stdin/stdout (protocol.md); the subcommands serve scripts: perft, bench
 //! and analyse. Errors are one line on stderr and a non-zero exit.
 
-use std::io;
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,12 +11,12 @@ use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use podium::games::pods::{Board, PodSet, Rotation, Variant};
 use podium::games::{GameKind, Session};
-use podium::protocol::bench;
 use podium::protocol::command::Start;
 use podium::protocol::engine::session_at;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::options::Settings;
-use podium::protocol::report::{BestMove, SearchInfo, search_and_report};
+use podium::protocol::report::{BestMove, search_and_report};
+use podium::protocol::{analysis, bench};
 use podium::search::{Limits, Progress, Report, Score, Searcher, Signals};
 
 #[derive(Parser)]
@@ -39,7 +39,8 @@ enum Task {
     /// Search fixed positions to a fixed depth and print the node count (the
     /// same for every run of the same binary) and the speed.
     Bench(BenchArgs),
-    /// Search one position: print the info lines and the best move.
+    /// Search a position, or many (one per line of a file or stdin): print
+    /// the info lines and the best move, or one JSON object per position.
     Analyse(AnalyseArgs),
     /// Prove who wins a position with perfect play: the result, the line,
     /// nodes and time (games that bound their length: POLD.R).
@@ -100,7 +101,14 @@ struct GameArgs {
 }
 
 impl GameArgs {
+    /// The game at the position the arguments name, after `moves`.
     fn session(&self, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
+        let start = self.fen.clone().map_or(Start::StartPos, Start::Fen);
+        self.session_at(&start, moves)
+    }
+
+    /// The settings the arguments describe, if they belong to one game.
+    fn settings(&self) -> anyhow::Result<Settings> {
         let pods_only = self.variant.is_some()
             || self.rotation.is_some()
             || self.board.is_some()
@@ -127,8 +135,23 @@ impl GameArgs {
             bricks: self.bricks.unwrap_or(defaults.bricks),
             ..defaults
         };
-        let start = self.fen.clone().map_or(Start::StartPos, Start::Fen);
-        let mut session = session_at(&settings, &Arc::new(settings.rules()), &start).map_err(anyhow::Error::msg)?;
+        Ok(settings)
+    }
+
+    /// The game at a line of a positions file: `startpos` or a position
+    /// line, then optionally `moves <move>...`.
+    fn session_from_line(&self, line: &str) -> anyhow::Result<Box<dyn Session>> {
+        let (head, moves) = match line.split_once(" moves") {
+            Some((head, moves)) => (head.trim(), vec![moves.to_string()]),
+            None => (line.trim(), Vec::new()),
+        };
+        let start = if head == "startpos" { Start::StartPos } else { Start::Fen(head.to_string()) };
+        self.session_at(&start, &moves)
+    }
+
+    fn session_at(&self, start: &Start, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
+        let settings = self.settings()?;
+        let mut session = session_at(&settings, &Arc::new(settings.rules()), start).map_err(anyhow::Error::msg)?;
         // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
         for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
             session.play(text).with_context(|| format!("move {text} at index {index}"))?;
@@ -170,13 +193,24 @@ struct AnalyseArgs {
     #[command(flatten)]
     game: GameArgs,
     /// Moves to play from the position before searching.
-    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "positions")]
     moves: Vec<String>,
+    /// Analyse every position of this file ('-': stdin), one per line:
+    /// 'startpos' or a position line, optionally followed by 'moves <move>...'.
+    /// Blank lines and lines starting with '#' are skipped.
+    #[arg(long, value_name = "FILE", conflicts_with = "fen")]
+    positions: Option<String>,
     #[command(flatten)]
     limit: AnalyseLimit,
-    /// Print one JSON object per line instead of protocol lines.
+    /// How many best moves to report, each with its own line (MultiPV).
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=256))]
+    multipv: u64,
+    /// Print one JSON object per position (errors included) instead of protocol lines.
     #[arg(long)]
     json: bool,
+    /// Show a progress bar on stderr (shown anyway for several positions when stderr is a terminal).
+    #[arg(long)]
+    progress: bool,
     /// The hash table's size in megabytes.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
     hash: u64,
@@ -186,14 +220,17 @@ struct AnalyseArgs {
 }
 
 #[derive(Args)]
-#[group(required = true, multiple = false)]
+#[group(required = true, multiple = true)]
 struct AnalyseLimit {
-    /// Search this many milliseconds.
+    /// Search this many milliseconds per position.
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
     /// Search this many moves deep.
     #[arg(long)]
     depth: Option<u32>,
+    /// Search about this many nodes per position.
+    #[arg(long)]
+    nodes: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -223,11 +260,19 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`podium analyse ... | head -1`): nobody to tell.
+        Err(error) if is_broken_pipe(&error) => ExitCode::FAILURE,
         Err(error) => {
             eprintln!("podium: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|error| error.kind() == io::ErrorKind::BrokenPipe))
 }
 
 fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
@@ -296,38 +341,136 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
 }
 
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
-    let game = args.game.session(&args.moves)?;
-    if let Some(outcome) = game.ending() {
-        if args.json {
-            println!("{{\"type\":\"gameover\",\"outcome\":\"{outcome}\"}}");
-            println!("{{\"type\":\"bestmove\",\"move\":null}}");
-        } else {
-            println!("info string game over: {outcome}");
-            println!("{}", BestMove::default());
-        }
-        return Ok(());
-    }
     let limits = Limits {
         depth: args.limit.depth,
+        nodes: args.limit.nodes,
         movetime: args.limit.movetime.map(Duration::from_millis),
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash as usize);
     searcher.set_threads(args.threads as usize);
-    let mut best =
-        search_and_report(&mut searcher, game.as_ref(), &limits, &[], &Signals::default(), |info| match info {
-            SearchInfo::Line(line) if args.json => println!("{}", line.to_json()),
-            SearchInfo::CurrentMove { .. } if args.json => {}
-            _ => println!("{info}"),
-        });
-    best.ponder = None;
-    if args.json {
-        let mv = best.best.map_or("null".to_string(), |mv| format!("\"{mv}\""));
-        println!("{{\"type\":\"bestmove\",\"move\":{mv}}}");
-    } else {
-        println!("{best}");
+    searcher.set_lines(args.multipv as usize);
+    let inputs: Vec<(usize, String)> = match &args.positions {
+        None => vec![(1, "(command line)".to_string())],
+        Some(path) => read_positions(path)?,
+    };
+    let mut out = io::stdout().lock();
+    let mut progress =
+        ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
+    let mut failures = 0;
+    for (index, input) in &inputs {
+        let session = match &args.positions {
+            // A position named on the command line is a command-line error.
+            None => Ok(args.game.session(&args.moves)?),
+            Some(_) => args.game.session_from_line(input),
+        };
+        match session {
+            Ok(session) if args.json => {
+                let analysis = analysis::analyse(&mut searcher, session.as_ref(), &limits);
+                writeln!(out, "{}", analysis.to_json(*index, input, session.as_ref()))?;
+            }
+            Ok(session) => {
+                if args.positions.is_some() {
+                    writeln!(out, "info string position {index}: {input}")?;
+                }
+                analyse_as_text(&mut out, &mut searcher, session.as_ref(), &limits)?;
+            }
+            Err(error) => {
+                failures += 1;
+                let message = format!("{error:#}");
+                if args.json {
+                    writeln!(out, "{}", analysis::error_json(*index, input, &message))?;
+                } else {
+                    writeln!(out, "info string error: position {index}: {message}")?;
+                }
+            }
+        }
+        out.flush()?;
+        progress.advance();
+    }
+    progress.finish();
+    if failures > 0 {
+        bail!("{failures} of {} positions could not be analysed", inputs.len());
     }
     Ok(())
+}
+
+/// The protocol's lines for one position: the info lines as they come, then `bestmove`.
+fn analyse_as_text(
+    out: &mut impl Write,
+    searcher: &mut Searcher,
+    session: &dyn Session,
+    limits: &Limits,
+) -> io::Result<()> {
+    searcher.clear();
+    if let Some(outcome) = session.ending() {
+        writeln!(out, "info string game over: {outcome}")?;
+        return writeln!(out, "{}", BestMove::default());
+    }
+    let mut written = Ok(());
+    let mut best = search_and_report(searcher, session, limits, &[], &Signals::default(), |info| {
+        if written.is_ok() {
+            written = writeln!(out, "{info}");
+        }
+    });
+    written?;
+    best.ponder = None;
+    writeln!(out, "{best}")
+}
+
+/// The numbered lines of a positions file ('-': stdin) worth analysing.
+fn read_positions(path: &str) -> anyhow::Result<Vec<(usize, String)>> {
+    let text = if path == "-" {
+        io::read_to_string(io::stdin()).context("cannot read the positions from stdin")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read the positions file {path}"))?
+    };
+    Ok(text
+        .lines()
+        .enumerate()
+        .map(|(number, line)| (number + 1, line.trim().to_string()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .collect())
+}
+
+/// `analyse [#######.............] 12/40 positions, 3 s, about 7 s left` on
+/// stderr, redrawn in place.
+struct ProgressBar {
+    total: usize,
+    done: usize,
+    started: Instant,
+    shown: bool,
+}
+
+impl ProgressBar {
+    const WIDTH: usize = 30;
+
+    fn new(total: usize, shown: bool) -> ProgressBar {
+        ProgressBar { total, done: 0, started: Instant::now(), shown }
+    }
+
+    fn advance(&mut self) {
+        self.done += 1;
+        if !self.shown {
+            return;
+        }
+        let filled = Self::WIDTH * self.done / self.total.max(1);
+        let elapsed = self.started.elapsed().as_secs_f64();
+        let left = elapsed / self.done as f64 * (self.total - self.done) as f64;
+        eprint!(
+            "\ranalyse [{}{}] {}/{} positions, {elapsed:.0} s, about {left:.0} s left ",
+            "#".repeat(filled),
+            ".".repeat(Self::WIDTH - filled),
+            self.done,
+            self.total
+        );
+    }
+
+    fn finish(&self) {
+        if self.shown {
+            eprintln!();
+        }
+    }
 }
 
 fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {

@@ -1,6 +1,8 @@
-//! The command line: perft, bench, analyse, help, and one-line errors.
+//! The command line: perft, bench, analyse (one position or many, text or
+//! JSON), solve, help, and one-line errors.
 
-use std::process::{Command, Output};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 fn podium(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_podium")).args(args).output().expect("the podium binary runs")
@@ -81,17 +83,78 @@ fn analyse_prints_info_lines_then_the_best_move() {
     let mv = bestmove.strip_prefix("bestmove ").expect("bestmove <move>");
     assert!(infos[2].contains(&format!(" pv {mv}")), "{lines:?}");
 
-    let lines = stdout_lines(&podium(&["analyse", "--variant", "standard", "--movetime", "100", "--json"]));
-    let (bestmove, infos) = lines.split_last().unwrap();
-    for info in infos {
-        assert!(info.starts_with("{\"type\":\"info\",\"multipv\":1,\"depth\":") && info.ends_with("]}"), "{info}");
-        assert!(info.contains("\"score\":{\"cp\":") || info.contains("\"score\":{\"mate\":"), "{info}");
-    }
-    assert!(bestmove.starts_with("{\"type\":\"bestmove\",\"move\":\"") && bestmove.ends_with("\"}"), "{bestmove}");
-
     let lines =
         stdout_lines(&podium(&["analyse", "--variant", "standard", "--fen", "6/6/6/6/6/6 w abc 0 3", "--depth", "2"]));
     assert_eq!(lines, ["info string game over: Black wins (opponent has no legal move)", "bestmove (none)"]);
+}
+
+/// Runs `podium analyse --json` over `positions` (given on stdin).
+fn analyse_json(args: &[&str], positions: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(["analyse", "--json"])
+        .args(args)
+        .args(["--positions", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the podium binary runs");
+    child.stdin.take().unwrap().write_all(positions.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn analyse_json_answers_each_position_with_one_object_errors_included() {
+    let positions = "startpos\n# a comment\n\n6/6/6/6/6/6 w Ab 0 0\nstartpos moves A@c3 b@d4\nnonsense \"quoted\"\n\
+                     6/6/6/6/6/6 w abc 0 3\n";
+    let output = analyse_json(&["--variant", "standard", "--depth", "3", "--multipv", "2"], positions);
+    assert!(!output.status.success(), "a bad position makes the run fail");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("1 of 5 positions could not be analysed"), "{stderr}");
+    let lines: Vec<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    // Input line numbers identify the answers.
+    for (line, index) in lines.iter().zip([1, 4, 5, 6, 7]) {
+        let kind = if index == 6 { "error" } else { "analysis" };
+        assert!(line.starts_with(&format!("{{\"type\":\"{kind}\",\"index\":{index},")), "{line}");
+        assert!(line.ends_with('}'), "{line}");
+    }
+    // Two best lines, each with its own score, depth and PV.
+    assert!(lines[0].contains("\"lines\":[{\"multipv\":1,\"depth\":3,"), "{}", lines[0]);
+    assert!(lines[0].contains("},{\"multipv\":2,\"depth\":3,"), "{}", lines[0]);
+    assert!(lines[0].contains("\"proven\":null"), "{}", lines[0]);
+    // One pod each: White's one placement leaves Black the last, proven.
+    assert!(lines[1].contains("\"proven\":{\"mate\":-1,\"winner\":\"p2\"}"), "{}", lines[1]);
+    assert!(lines[2].contains("\"fen\":\"6/6/3b2/2A3/6/6 w "), "{}", lines[2]);
+    // The error quotes its input, escaped.
+    assert!(
+        lines[3].contains("\"position\":\"nonsense \\\"quoted\\\"\",\"error\":\"invalid position: "),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[4].contains("\"bestmove\":null") && lines[4].contains("\"gameover\":\"Black wins"), "{}", lines[4]);
+    // POLD.R positions with the game selected.
+    let output = analyse_json(&["--game", "poldr", "--nodes", "20000"], "startpos\n5/5/5/5/5 b 3,3 1 0 -,-\n");
+    let lines = stdout_lines(&output);
+    assert!(lines[0].contains("\"turn\":\"p1\"") && lines[0].contains("\"bestmove\":\"P"), "{}", lines[0]);
+    assert!(lines[1].contains("\"proven\":{\"mate\":1,\"winner\":\"p1\"}"), "{}", lines[1]);
+}
+
+#[test]
+fn a_closed_output_ends_analyse_quietly_with_a_failure() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(["analyse", "--json", "--depth", "2", "--positions", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the podium binary runs");
+    // The reader goes away at once; many positions follow.
+    drop(child.stdout.take());
+    child.stdin.take().unwrap().write_all("startpos\n".repeat(200).as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }
 
 #[test]

@@ -6,6 +6,7 @@
 //! -> `output` (one locked, flushed writer). Searches run on their own
 //! thread (`search_job`) and report through `report`.
 
+pub mod analysis;
 pub mod bench;
 pub mod command;
 pub mod engine;
