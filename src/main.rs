@@ -348,7 +348,10 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash as usize);
-    searcher.set_threads(args.threads as usize);
+    let threads = searcher.set_threads(args.threads as usize);
+    if threads < args.threads as usize {
+        log::warn!("this machine runs {threads} threads at once: searching with {threads}, not {}", args.threads);
+    }
     searcher.set_lines(args.multipv as usize);
     let inputs: Vec<(usize, String)> = match &args.positions {
         None => vec![(1, "(command line)".to_string())],

@@ -209,3 +209,23 @@ fn two_threads_search_answer_legal_moves_and_stop_promptly() {
     let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
     assert_eq!(engine.query(&format!("islegal {mv}")), "true");
 }
+
+#[test]
+fn more_threads_than_the_machine_runs_keep_the_clock() {
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name Threads value 256");
+    let replies = engine.sync();
+    assert!(replies.len() <= 1, "{replies:?}");
+    if let Some(warning) = replies.first() {
+        assert!(warning.starts_with("info string warning: Threads: this machine runs "), "{warning}");
+    }
+    engine.send("position startpos");
+    for _ in 0..3 {
+        let sent = Instant::now();
+        let (infos, mv) = engine.search("go movetime 200", REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        // 200 ms and MoveOverhead (10 ms); the bound is generous for a loaded
+        // machine. (Before the clock started at `go`: 3 s and more.)
+        assert!(sent.elapsed() < Duration::from_millis(1000), "{:?}", sent.elapsed());
+    }
+}

@@ -169,6 +169,7 @@ impl SearchParams {
             prove: false,
             mate: self.mate,
             move_overhead,
+            clock_start: None,
         })
     }
 }

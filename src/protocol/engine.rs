@@ -6,6 +6,7 @@
 //! are checked first and only then stop the search they would disturb.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::command::{Command, Dialect, Go, NewGame, Parsed, Query, Remark, SearchParams, Start, shorten};
 use super::options::{EngineOption, Settings};
@@ -15,7 +16,7 @@ use super::search_job::{SearchJob, SearchRequest};
 use crate::games::pods::{self, PodsSession, Rules};
 use crate::games::poldr::{self, PoldrSession};
 use crate::games::{GameKind, Session};
-use crate::search::Searcher;
+use crate::search::{Searcher, hardware_threads};
 
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,6 +220,13 @@ impl Engine {
                 }
             }
             EngineOption::Threads => {
+                let usable = hardware_threads();
+                if self.settings.threads > usable {
+                    self.warning(format!(
+                        "Threads: this machine runs {usable} threads at once: searching with {usable}, not {}",
+                        self.settings.threads
+                    ));
+                }
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_threads(self.settings.threads);
                 }
@@ -277,6 +285,9 @@ impl Engine {
     /// Starts a search. Every `go` gets its `bestmove`: one whose limits or
     /// moves cannot be used searches as `go depth 1`.
     fn go(&mut self, params: &SearchParams) {
+        // The controller's clock runs from here: stopping the last search
+        // and starting threads count.
+        let read_at = Instant::now();
         let mut request = match self.search_request(params) {
             Ok(request) => request,
             Err(message) => {
@@ -291,6 +302,7 @@ impl Engine {
             return;
         }
         request.show_ponder = self.settings.ponder;
+        request.limits.clock_start = Some(read_at);
         if self.debug {
             self.output.line(format!(
                 "info string debug: searching {} with {:?}, root moves {:?}, ponder {}",

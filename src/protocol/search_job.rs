@@ -43,16 +43,24 @@ impl SearchJob {
         let signals = Arc::new(if request.ponder { Signals::pondering() } else { Signals::default() });
         let thread_signals = Arc::clone(&signals);
         let thread_output = output.clone();
-        let spawned = thread::Builder::new().name("search".to_string()).spawn(move || {
+        let fallback = (game.clone(), request.show_ponder);
+        let spawned = spawn_search_thread(move || {
             run(&mut searcher, game.as_ref(), &request, &thread_signals, &thread_output);
             searcher
         });
         match spawned {
             Ok(thread) => Some(SearchJob { signals, thread }),
             Err(error) => {
+                // The `go` still gets a legal move: a one-ply search here.
                 log::error!("cannot start the search thread: {error}");
-                output.line("info string error: cannot start the search thread");
-                output.line(BestMove::default());
+                output.line("info string error: cannot start the search thread: searching as 'go depth 1' here");
+                let (game, show_ponder) = fallback;
+                let request = SearchRequest {
+                    limits: Limits { depth: Some(1), ..Limits::default() },
+                    show_ponder,
+                    ..SearchRequest::default()
+                };
+                run(&mut Searcher::new(1), game.as_ref(), &request, &Signals::default(), &output);
                 None
             }
         }
@@ -89,6 +97,18 @@ impl SearchJob {
     }
 }
 
+#[cfg(test)]
+/// Test seam: search threads cannot start while set.
+static REFUSE_THREADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn spawn_search_thread(work: impl FnOnce() -> Searcher + Send + 'static) -> std::io::Result<JoinHandle<Searcher>> {
+    #[cfg(test)]
+    if REFUSE_THREADS.load(Ordering::Relaxed) {
+        return Err(std::io::Error::other("refused by the test seam"));
+    }
+    thread::Builder::new().name("search".to_string()).spawn(work)
+}
+
 /// The thread's work. A bug that panics in the search must not leave the
 /// controller waiting: it still gets a legal `bestmove`.
 fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, signals: &Signals, output: &Output) {
@@ -104,4 +124,44 @@ fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, sig
         answer.ponder = None;
     }
     output.line(answer);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Write};
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::games::poldr::{self, PoldrSession};
+
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_search_thread_that_cannot_start_still_answers_with_a_legal_move() {
+        let game = PoldrSession::new(poldr::Position::start(5, 2, 16).unwrap());
+        let captured = Captured::default();
+        REFUSE_THREADS.store(true, Ordering::Relaxed);
+        let request =
+            SearchRequest { limits: Limits { infinite: true, ..Limits::default() }, ..SearchRequest::default() };
+        let job = SearchJob::start(Searcher::new(1), Box::new(game.clone()), request, Output::new(captured.clone()));
+        REFUSE_THREADS.store(false, Ordering::Relaxed);
+        assert!(job.is_none());
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("info string error: cannot start the search thread"), "{lines:?}");
+        let best = lines.last().unwrap().strip_prefix("bestmove ").expect("a bestmove");
+        assert!(game.legal_moves().contains(&best.to_string()), "{lines:?}");
+    }
 }

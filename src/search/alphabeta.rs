@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
@@ -28,8 +29,10 @@ const MAX_PLY: usize = 128;
 /// nodes would be the iterations' loss).
 const MIN_PROOF_NODES: u64 = 20_000;
 const PROOF_MAX_PLIES: u32 = 90;
-/// How many nodes pass between looks at the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
+/// How many nodes pass between looks at the clock and the stop flag. Small
+/// enough that a thread with a small share of a crowded machine still
+/// looks often.
+const POLL_INTERVAL: u64 = 256;
 /// Root moves are announced (`Progress::CurrentMove`) only after this long,
 /// so short searches are not flooded.
 const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
@@ -125,6 +128,9 @@ pub struct Searcher {
     multiplayer: MultiplayerSearch,
     /// How many best lines to find (MultiPV).
     lines: usize,
+    /// Test seam: helper threads after this many fail to start.
+    #[cfg(test)]
+    spawn_limit: Option<usize>,
 }
 
 const HISTORY_SIZE: usize = 1 << 16;
@@ -137,6 +143,26 @@ struct Shared<'a> {
     finished: AtomicBool,
     /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
     nodes: AtomicU64,
+    /// When every thread stops, whoever notices first (not while pondering:
+    /// then only the main thread knows when the clock starts).
+    deadline: Option<Instant>,
+    /// Helpers wait here until all are started, so starting them is not
+    /// slowed by the ones already searching.
+    start_gate: (Mutex<bool>, Condvar),
+}
+
+impl Shared<'_> {
+    fn open_gate(&self) {
+        *self.start_gate.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
+        self.start_gate.1.notify_all();
+    }
+
+    fn wait_at_gate(&self) {
+        let mut open = self.start_gate.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        while !*open {
+            open = self.start_gate.1.wait(open).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+    }
 }
 
 /// Per-thread search state, borrowed from the `Searcher` for one `search` call.
@@ -196,6 +222,8 @@ impl Searcher {
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
             lines: 1,
+            #[cfg(test)]
+            spawn_limit: None,
         }
     }
 
@@ -216,10 +244,15 @@ impl Searcher {
         self.tt.megabytes()
     }
 
-    /// Search threads from now on (at least one). Helper threads search the
+    /// Search threads from now on: as many as asked, but at least one and at
+    /// most `hardware_threads()` (more would only take turns on the same
+    /// cores, and could not all stop in time). Helper threads search the
     /// same root and share the table (lazy SMP); only the main one reports.
-    pub fn set_threads(&mut self, threads: usize) {
-        self.histories.resize_with(threads.max(1), || vec![0; HISTORY_SIZE]);
+    /// Returns the number used.
+    pub fn set_threads(&mut self, threads: usize) -> usize {
+        let used = threads.clamp(1, hardware_threads());
+        self.histories.resize_with(used, || vec![0; HISTORY_SIZE]);
+        used
     }
 
     pub fn threads(&self) -> usize {
@@ -259,10 +292,16 @@ impl Searcher {
         report: impl FnMut(Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
-        for value in self.histories.iter_mut().flatten() {
-            *value /= 8;
-        }
-        let shared = Shared { signals, finished: AtomicBool::new(false), nodes: AtomicU64::new(0) };
+        let clock_start = limits.clock_start.unwrap_or_else(Instant::now);
+        let budget = limits.budget(game.expected_moves_left(root));
+        let pondering = signals.pondering.load(Ordering::Relaxed);
+        let shared = Shared {
+            signals,
+            finished: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            deadline: budget.hard.filter(|_| !pondering).map(|hard| clock_start + hard),
+            start_gate: (Mutex::new(false), Condvar::new()),
+        };
         let max_depth =
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
@@ -271,24 +310,40 @@ impl Searcher {
         let tt = &self.tt;
         let proofs = &mut self.proofs;
         let lines = self.lines;
+        #[cfg(test)]
+        let spawn_limit = self.spawn_limit;
         std::thread::scope(|scope| {
             for (index, history_table) in helper_histories.iter_mut().enumerate() {
                 let shared = &shared;
-                scope.spawn(move || {
+                let helper = move || {
+                    shared.wait_at_gate();
                     let mut helper = Run::new(game, tt, history_table, history, shared, |_: Progress<G::Move>| {});
                     helper.root_moves = root_moves.to_vec();
                     // Odd helpers start one ply deeper, so the threads spread over depths.
                     helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false, 1, None);
-                });
+                };
+                #[cfg(test)]
+                if spawn_limit.is_some_and(|limit| index >= limit) {
+                    log::warn!("search thread {} could not start (test seam)", index + 2);
+                    break;
+                }
+                if let Err(error) = std::thread::Builder::new().spawn_scoped(scope, helper) {
+                    // Search on the threads that did start.
+                    log::warn!("search thread {} could not start: {error}", index + 2);
+                    break;
+                }
             }
+            shared.open_gate();
             let mut main = Run::new(game, tt, main_history, history, &shared, report);
+            main.started = clock_start;
+            main.clock_started = clock_start;
             // Proofs look at every move: not when some are left out.
             main.proofs = Some(proofs).filter(|_| root_moves.is_empty() && lines == 1);
             main.maxn = maxn;
             main.root_moves = root_moves.to_vec();
-            main.pondering = signals.pondering.load(Ordering::Relaxed);
+            main.pondering = pondering;
             main.eager_proofs = limits.prove || limits.infinite || limits.mate.is_some();
-            main.budget = limits.budget(game.expected_moves_left(root));
+            main.budget = budget;
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
             let result = main.iterate(root, 1, max_depth, limits.infinite, lines, limits.mate);
             shared.finished.store(true, Ordering::Relaxed);
@@ -298,7 +353,8 @@ impl Searcher {
 }
 
 impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
-    /// A thread's state with no limits of its own.
+    /// A thread's state with no limits of its own. Its move-ordering
+    /// statistics fade from the last search (each thread does its own).
     fn new(
         game: &'a G,
         tt: &'a TranspositionTable,
@@ -307,14 +363,19 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         shared: &'a Shared<'a>,
         report: R,
     ) -> Self {
+        for value in history.iter_mut() {
+            *value /= 8;
+        }
         Run {
             game,
             tt,
             history,
             killers: [[None; 2]; MAX_PLY],
             path: game_history.to_vec(),
-            move_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
-            scored_buffers: (0..MAX_PLY).map(|_| Vec::with_capacity(256)).collect(),
+            // Grown on first use: a crowd of helpers need not fault in pages
+            // for plies they never reach.
+            move_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            scored_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
@@ -602,7 +663,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.shared.nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             let hard = self.budget.hard;
-            let over_time = self.past(hard);
+            let over_time = self.past(hard) || self.shared.deadline.is_some_and(|deadline| Instant::now() >= deadline);
             self.aborted |= over_time
                 || self.shared.signals.stop.load(Ordering::Relaxed)
                 || self.shared.finished.load(Ordering::Relaxed);
@@ -824,6 +885,11 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     }
 }
 
+/// How many threads the machine runs at once.
+pub fn hardware_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |count| count.get())
+}
+
 const TT_MOVE_SCORE: i32 = i32::MAX;
 /// Spreads the root player over table keys (multi-player searches only).
 const ROOT_PLAYER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -975,6 +1041,20 @@ mod tests {
                 }
             }
             assert_eq!(solve(&game, 0, 0, threads).best_move, None);
+        }
+    }
+
+    #[test]
+    fn helper_threads_that_cannot_start_leave_the_search_to_those_that_did() {
+        let game = Subtraction { again_after_three: false };
+        let mut searcher = Searcher::new(1);
+        searcher.set_threads(4);
+        for started in [0, 1] {
+            searcher.spawn_limit = Some(started);
+            let limits = Limits { depth: Some(30), ..Limits::default() };
+            let result =
+                searcher.search(&game, &Pile { stones: 21, mover: 0 }, &[], &limits, &[], &Signals::default(), |_| {});
+            assert_eq!((result.best_move, result.score), (Some(1), Score::Mate(6)), "{started} helpers started");
         }
     }
 

@@ -2,7 +2,7 @@
 //! becomes a budget.
 
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +30,9 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Time lost between our reply and the controller's clock, per move.
     pub move_overhead: Duration,
+    /// When the clock started: when the `go` was read (so starting and
+    /// joining threads counts); the search's own start if not given.
+    pub clock_start: Option<Instant>,
 }
 
 /// What the caller can tell a running search, from another thread.

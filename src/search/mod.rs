@@ -9,7 +9,7 @@ mod tt;
 
 pub use alphabeta::{
     MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher,
-    UnknownMultiplayerSearch,
+    UnknownMultiplayerSearch, hardware_threads,
 };
 pub use game::{Outcome, SearchGame};
 pub use limits::{Clock, Limits, Signals, TimeBudget};
