@@ -191,3 +191,26 @@ fn every_go_gets_exactly_one_bestmove() {
     }
     assert_eq!(engine.query("fen"), SETUP_LINE);
 }
+
+#[test]
+fn a_hash_size_the_memory_cannot_hold_falls_back_with_a_warning() {
+    // A real limit on the process's memory (Linux): 600 MB of address space.
+    let mut child = std::process::Command::new("bash")
+        .args(["-c", &format!("ulimit -v 600000 && exec {}", env!("CARGO_BIN_EXE_podium"))])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("bash runs");
+    let mut stdin = child.stdin.take().unwrap();
+    use std::io::Write;
+    stdin.write_all(b"setoption name Hash value 1024\nisready\nposition startpos\ngo depth 3\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(output.status.success(), "{:?}: {lines:?}", output.status);
+    assert!(lines[0].starts_with("info string warning: Hash: 1024 MB cannot be allocated here: using "), "{lines:?}");
+    assert_eq!(lines[1], "readyok");
+    assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+}

@@ -121,6 +121,14 @@ impl Engine {
         self.output.line(format!("info string error: {message}"));
     }
 
+    /// Says so when the memory for the whole table could not be had.
+    fn check_hash_size(&self, searcher: &Searcher) {
+        let (asked, got) = (self.settings.hash_megabytes, searcher.hash_megabytes());
+        if got < asked {
+            self.warning(format!("Hash: {asked} MB cannot be allocated here: using {got} MB"));
+        }
+    }
+
     /// Prints `info string warning: <message>`: something was ignored.
     pub fn warning(&self, message: impl std::fmt::Display) {
         self.output.line(format!("info string warning: {message}"));
@@ -154,6 +162,7 @@ impl Engine {
 
     fn new_searcher(&self) -> Searcher {
         let mut searcher = Searcher::new(self.settings.hash_megabytes);
+        self.check_hash_size(&searcher);
         searcher.set_threads(self.settings.threads);
         searcher.set_multiplayer(self.settings.multiplayer);
         searcher.set_lines(self.settings.lines);
@@ -217,6 +226,9 @@ impl Engine {
             EngineOption::Hash => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.resize(self.settings.hash_megabytes);
+                }
+                if let Some(searcher) = &self.searcher {
+                    self.check_hash_size(searcher);
                 }
             }
             EngineOption::Threads => {

@@ -72,6 +72,14 @@ impl SharedSlot {
     }
 }
 
+/// `count` empty slots, if the memory can be had.
+fn allocate_slots(count: usize) -> Option<Vec<SharedSlot>> {
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(count).ok()?;
+    slots.resize_with(count, SharedSlot::default);
+    Some(slots)
+}
+
 pub struct TranspositionTable {
     slots: Vec<SharedSlot>,
     /// Bumped for every new search, so old entries give way first.
@@ -79,10 +87,26 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
+    /// A table of `megabytes`, or, where that much memory cannot be had, of
+    /// the largest half, quarter, ... of it that can (see `megabytes`).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let bytes = megabytes.max(1) * 1024 * 1024;
-        let count = (bytes / std::mem::size_of::<SharedSlot>()).max(1);
-        TranspositionTable { slots: (0..count).map(|_| SharedSlot::default()).collect(), generation: 0 }
+        TranspositionTable::allocate(megabytes, allocate_slots)
+    }
+
+    /// `new` with the allocation given: it answers `None` when the memory
+    /// for that many slots cannot be had.
+    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Vec<SharedSlot>>) -> TranspositionTable {
+        let mut count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<SharedSlot>()).max(1);
+        loop {
+            if let Some(slots) = allocate(count) {
+                return TranspositionTable { slots, generation: 0 };
+            }
+            if count == 1 {
+                // Without memory for one slot nothing else would run either.
+                return TranspositionTable { slots: vec![SharedSlot::default()], generation: 0 };
+            }
+            count /= 2;
+        }
     }
 
     pub fn megabytes(&self) -> usize {
@@ -177,6 +201,19 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_too_big_for_the_memory_falls_back_to_the_largest_that_fits() {
+        let at_most_8_megabytes = |count: usize| {
+            (count * std::mem::size_of::<SharedSlot>() <= 8 << 20).then(|| allocate_slots(count)).flatten()
+        };
+        let table = TranspositionTable::allocate(1024, at_most_8_megabytes);
+        assert_eq!(table.megabytes(), 8);
+        let table = TranspositionTable::allocate(1024, |_| None);
+        assert_eq!(table.slots.len(), 1);
+        table.store(7, Entry { depth: 1, bound: Bound::Exact, score: 3, best_move: None });
+        assert_eq!(table.probe(7).map(|entry| entry.score), Some(3));
+    }
 
     #[test]
     fn stored_entries_come_back_and_other_keys_miss() {
