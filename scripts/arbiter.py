@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Podium arbiter: engine-versus-engine matches (Pods or POLD.R) and a protocol self-test for Pods engines.
+"""Podium arbiter: engine-versus-engine matches (Pods, POLD.R for two or three players) and a
+protocol self-test of one engine.
 
     arbiter.py --engine name=new cmd=./target/release/podium \\
                --engine name=base cmd=/path/to/old/podium option.Hash=32 \\
                --variant advanced --games 200 --concurrency 2 --tc 1+0.01
     arbiter.py --game poldr --size 5 --bricks 16 --engine name=new cmd=./target/release/podium \\
                --engine name=base cmd=/path/to/old/podium --games 200 --movetime 100 --random-plies 2
+    arbiter.py --game poldr --players 3 --engine name=paranoid cmd=./target/release/podium \\
+               --engine name=maxn cmd=./target/release/podium option.MultiplayerSearch=maxn \\
+               --engine name=base cmd=/path/to/old/podium --games 60 --tc 2+0.05 --random-plies 3
     arbiter.py compliance --engine cmd=./target/release/podium
 
 A separate, trusted Podium process (the referee) judges every move and every
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime
+import itertools
 import json
 import math
 import os
@@ -49,8 +54,12 @@ POLDR_MOVE_RE = re.compile(r"^(?:[Pp][a-i][1-9](?:[Mm][a-i][1-9])?|[Mm][a-i][1-9
 POLDR_POSITION_RE = re.compile(r"^[1-9PBYRbyr/]+ [byr] \d+(?:,\d+){1,2} [12] \d+ (?:\d+|-)(?:,(?:\d+|-)){1,2}$")
 GAMES = ("pods", "poldr")
 POLDR_SIDES = "byr"  # Blue (p1), Yellow (p2), Red (p3)
+POLDR_COLOURS = ("Blue", "Yellow", "Red")
 OPTION_RE = re.compile(r"^option name (?P<name>.+?) type (?P<type>\S+)(?: .*)?$")
 NO_MOVE = "(none)"
+FORFEIT = "forfeit"  # a word that is no move: played after the moves, it makes the referee rank a forfeit
+
+NUMBER_WORDS = {2: "two", 3: "three"}
 
 Z_95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
 GAME_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
@@ -276,7 +285,8 @@ class GameRules:
     """Which game the match plays, and what the arbiter must know of its notation.
 
     Pods: two seats, white (p1) and black (p2); results 1-0, 0-1, 1/2-1/2.
-    POLD.R: seats p1 (Blue), p2 (Yellow); results p1win, p2win, never a draw."""
+    POLD.R: seats p1 (Blue), p2 (Yellow) and with three players p3 (Red); results p1win, p2win,
+    p3win, never a draw."""
     game: str = "pods"
     variant: str = "standard"  # Pods
     players: int = 2  # POLD.R
@@ -317,10 +327,17 @@ class GameRules:
     def win_for(self, seat: str) -> str:
         return f"{seat}win" if self.poldr else win_for(seat)
 
-    def other(self, seat: str) -> str:
-        """The opponent of a two-player game."""
-        first, second = self.seat_keys
-        return second if seat == first else first
+    @property
+    def group_key(self) -> str:
+        """The record field numbering the games that share an opening: "pair" with two seats, else "group"."""
+        return "pair" if len(self.seat_keys) == 2 else "group"
+
+    @property
+    def seatings(self) -> list[tuple[int, ...]]:
+        """Every assignment of the engines to the seats (engine index per seat), the first engine
+        in the first seat first: each opening is played once per seating, so no engine profits from
+        its seat (two players: a pair of games with colours swapped; three players: six games)."""
+        return list(itertools.permutations(range(len(self.seat_keys))))
 
     def describe(self) -> str:
         if self.poldr:
@@ -422,6 +439,21 @@ class UgiEngine:
 
     def set_option(self, name: str, value: str) -> None:
         self.send(f"setoption name {name} value {value}")
+
+    def listed_moves(self, move_re: re.Pattern) -> list[str] | None:
+        """The legal moves of the current position by the `moves` command (one line of moves, or
+        `(none)`); None when the engine answers no such line (it does not know the command)."""
+        self.send("moves")
+        self.send("isready")
+        deadline = time.monotonic() + self.timeouts.ready
+        listed = None
+        while (line := self.read_line(deadline, "readyok").strip()) != "readyok":
+            words = line.split()
+            if words == [NO_MOVE]:
+                listed = []
+            elif words and all(move_re.match(word) for word in words):
+                listed = words
+        return listed
 
     def kill(self) -> None:
         if self.process is not None:
@@ -548,18 +580,41 @@ class Referee(UgiEngine):
 
         An `info string error` line before an answer means the referee rejected
         something we sent (a bad position): fatal unless errors_allowed."""
+        answers, errors = self._answers_and_errors(questions)
+        if errors and not errors_allowed:
+            raise RefereeError(f"referee rejected a position: {errors[0]}")
+        return answers
+
+    def _answers_and_errors(self, questions: tuple[str, ...]) -> tuple[list[str], list[str]]:
+        """The answers to the queries, and the `info ... error` lines that came before them."""
         with self._judging():
             for question in questions:
                 self.send(f"query {question}")
             deadline = time.monotonic() + self.timeouts.ready + 0.001 * len(questions)
-            answers = []
+            answers, errors = [], []
             while len(answers) < len(questions):
                 line = self.read_line(deadline, f"response to query {questions[len(answers)]}")
                 if line.startswith("response "):
                     answers.append(line[len("response "):].strip())
-                elif "error" in line and line.startswith("info") and not errors_allowed:
-                    raise RefereeError(f"referee rejected a position: {line}")
-            return answers
+                elif "error" in line and line.startswith("info"):
+                    errors.append(line)
+            return answers, errors
+
+    def forfeit_winner(self, fen: str, moves: list[str] | tuple[str, ...]) -> str:
+        """The seat that wins when the side to move after moves forfeits: the rules' best-standing
+        other seat (most bricks in reserve, then the tie-break), as the referee ranks them.
+
+        The engines' rule does the ranking: a move in `position ... moves` that cannot be played
+        loses the game for the side that tried it, and `query result` then names that winner."""
+        self.set_position(fen, [*moves, FORFEIT])
+        (over, result), errors = self._answers_and_errors(("gameover", "result"))
+        if not errors or over != "true":
+            raise RefereeError(f"referee did not end the game on the forfeit word {FORFEIT!r} "
+                               f"(gameover {over}, result {result})")
+        wins = [f"p{number}win" for number in range(1, len(self.rules.seat_keys) + 1)]
+        if result not in wins:
+            raise RefereeError(f"referee gave a bad result {result!r} after a forfeit")
+        return self.rules.seat_keys[wins.index(result)]
 
     def is_legal(self, move: str) -> bool:
         return self._boolean(self.ask(f"islegal {move}", errors_allowed=True)[0])
@@ -587,7 +642,8 @@ class Referee(UgiEngine):
         """Every legal move in a position that is not over, sorted (for reproducible random openings)."""
         self.set_position(fen, moves)
         if self._has_moves_command is not False:
-            listed = self._moves_command()
+            with self._judging():
+                listed = self.listed_moves(self.rules.move_re)
             self._has_moves_command = listed is not None
             if listed is not None:
                 return sorted(listed)
@@ -597,21 +653,6 @@ class Referee(UgiEngine):
         candidates = candidate_moves(current, self.variant)
         answers = self.ask(*(f"islegal {move}" for move in candidates), errors_allowed=True)
         return sorted(move for move, answer in zip(candidates, answers) if self._boolean(answer))
-
-    def _moves_command(self) -> list[str] | None:
-        """Asks `moves` (one line of legal moves); None when the referee does not know the command."""
-        with self._judging():
-            self.send("moves")
-            self.send("isready")
-            deadline = time.monotonic() + self.timeouts.ready
-            listed = None
-            while (line := self.read_line(deadline, "readyok").strip()) != "readyok":
-                words = line.split()
-                if words == [NO_MOVE]:
-                    listed = []
-                elif words and all(self.rules.move_re.match(word) for word in words):
-                    listed = words
-            return listed
 
     @staticmethod
     def _boolean(answer: str) -> bool:
@@ -708,7 +749,8 @@ class Opening:
 
 
 class OpeningBook:
-    """The opening of every game pair, reproducible from the seed and the pair number alone."""
+    """The opening of every group of games (one per seating), reproducible from the seed and the
+    group's number alone."""
 
     def __init__(self, start_fen: str, rotation: str | None, random_plies: int, seed: int,
                  lines: list[str] | None = None):
@@ -720,16 +762,16 @@ class OpeningBook:
         self._cache: dict[int, Opening] = {}
         self._lock = threading.Lock()
 
-    def for_pair(self, pair: int, referee: Referee) -> Opening:
+    def for_group(self, group: int, referee: Referee) -> Opening:
         with self._lock:
-            if pair not in self._cache:
-                rng = random.Random(f"{self.seed}:{pair}")  # string seeds are stable across runs
-                self._cache[pair] = self._random_walk(self._base(pair, rng), rng, referee)
-            return self._cache[pair]
+            if group not in self._cache:
+                rng = random.Random(f"{self.seed}:{group}")  # string seeds are stable across runs
+                self._cache[group] = self._random_walk(self._base(group, rng), rng, referee)
+            return self._cache[group]
 
-    def _base(self, pair: int, rng: random.Random) -> str:
+    def _base(self, group: int, rng: random.Random) -> str:
         if self.lines:
-            return self.lines[pair % len(self.lines)]
+            return self.lines[group % len(self.lines)]
         if self.rotation is None:  # a game without rotations (POLD.R)
             return self.start_fen
         rotation = rng.choice(ROTATIONS) if self.rotation == "random" else int(self.rotation)
@@ -826,21 +868,24 @@ def parse_tc(text: str) -> TimeControl:
 @dataclass(frozen=True)
 class GameSpec:
     index: int
-    pair: int
-    white: int  # index into the engine list (POLD.R: the p1 seat)
-    black: int  # (POLD.R: the p2 seat)
+    group: int  # the games of one group share an opening, one game per seating (two players: a pair)
+    seating: tuple[int, ...]  # index into the engine list of the engine in each seat, in turn order
 
 
-def game_specs(games: int) -> list[GameSpec]:
-    """Game 2p and 2p+1 share opening p with colours swapped; the first engine is White (p1) in 2p."""
-    return [GameSpec(index, index // 2, index % 2, 1 - index % 2) for index in range(games)]
+def game_specs(games: int, rules: GameRules) -> list[GameSpec]:
+    """Game k of each group of len(seatings) games shares the group's opening and has seating k:
+    with two players games 2p and 2p+1 share opening p with colours swapped, the first engine
+    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings."""
+    seatings = rules.seatings
+    return [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
 
 
 @dataclass
 class Ending:
-    result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win" or "p2win"
+    result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win", "p2win" or "p3win"
     reason: str
     detail: str = ""
+    faulty: str | None = None  # the engine whose fault ended the game
 
 
 def win_for(colour: str) -> str:
@@ -854,7 +899,7 @@ def other(colour: str) -> str:
 class GameRunner:
     """Plays one game: players propose moves, the referee decides everything.
 
-    Seats are keyed white/black in Pods and p1/p2 in POLD.R (GameRules.seat_keys)."""
+    Seats are keyed white/black in Pods and p1/p2(/p3) in POLD.R (GameRules.seat_keys)."""
 
     def __init__(self, spec: GameSpec, opening: Opening, seats: dict[str, Player], referee: Referee,
                  settings: MatchSettings, stop: threading.Event):
@@ -869,13 +914,15 @@ class GameRunner:
         self.moves: list[str] = []
         self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
         self.seen: Counter[str] = Counter()
-        self.to_move, self.ply = self.rules.seat_keys[0], 0  # set from the referee's position line each move
+        # The current position; whose turn it is and the ply are read from the referee's position line each move.
+        self.fen = opening.fen
+        self.to_move, self.ply = self.rules.side_to_move(opening.fen), ply_of(opening.fen)
+        self.faults: dict[str, EngineFault] = {}  # seat -> the fault its engine made in this game
 
     def run(self) -> dict | None:
         """The game's record, or None when the match was stopped during it."""
+        self.referee.new_game()
         ending = self._prepare_players()
-        if ending is None:
-            self.referee.new_game()
         while ending is None and not self.stop.is_set():
             ending = self._judge_position()
             if ending is None:
@@ -885,18 +932,20 @@ class GameRunner:
         return self._record(ending)
 
     def _prepare_players(self) -> Ending | None:
-        for colour in self.rules.seat_keys:
+        for seat in self.rules.seat_keys:
             try:
-                self.seats[colour].prepare_for_game()
+                self.seats[seat].prepare_for_game()
             except EngineFault as fault:
-                return self._forfeit(colour, fault)
+                fault = EngineFault(fault.reason, f"{fault.detail} (getting ready for the game)")
+                if ending := self._forfeit(seat, fault):
+                    return ending
         return None
 
     def _judge_position(self) -> Ending | None:
         """The referee's verdict on the current position; also notes whose turn it is."""
         self.referee.set_position(self.opening.fen, self.moves)
         over = self.referee.game_over()
-        fen = self.referee.fen()
+        self.fen = fen = self.referee.fen()
         if self.rules.poldr:  # no repetitions, no draws: every POLD.R game ends by the rules
             if over:
                 return self._poldr_ending(self.referee.result(), fen)
@@ -938,6 +987,8 @@ class GameRunner:
 
     def _play_move(self) -> Ending | None:
         colour = self.to_move
+        if colour in self.faults:  # its engine failed before its turn came: it forfeits now
+            return self._forfeit(colour, self.faults[colour])
         player = self.seats[colour]
         asked = time.monotonic()
         try:
@@ -957,18 +1008,35 @@ class GameRunner:
         self.moves.append(move)
         return None
 
-    def _forfeit(self, colour: str, fault: EngineFault) -> Ending:
+    def _forfeit(self, seat: str, fault: EngineFault) -> Ending | None:
+        """Charges a fault to seat, whose engine then cannot win this game.
+
+        When one seat is left without a fault it wins (always so with two players). Otherwise the
+        faulty seat must be the one to move, and the referee ranks the others by the rules'
+        scoring (Referee.forfeit_winner). A seat whose engine fails while getting ready for the
+        game, before its turn has come, cannot be put to the referee yet: the game goes on without
+        asking it anything and it forfeits when its turn comes (None: the game is not over)."""
         if fault.reason != "illegal move":
-            self.seats[colour].kill()  # crashed, hung or confused: a fresh process next game
-        return Ending(self.rules.win_for(self.rules.other(colour)), fault.reason,
-                      f"{self.seats[colour].spec.name}: {fault.detail}")
+            self.seats[seat].kill()  # crashed, hung or confused: a fresh process next game
+        self.faults[seat] = fault
+        standing = [other_seat for other_seat in self.rules.seat_keys if other_seat not in self.faults]
+        if len(standing) == 1:
+            winner = standing[0]
+        elif seat == self.to_move:
+            winner = self.referee.forfeit_winner(self.opening.fen, self.moves)
+            if winner not in standing:
+                raise RefereeError(f"referee let {winner}, which forfeited, win after {seat}'s fault")
+        else:
+            return None
+        name = self.seats[seat].spec.name
+        return Ending(self.rules.win_for(winner), fault.reason, f"{name}: {fault.detail}", faulty=name)
 
     def _record(self, ending: Ending) -> dict:
         if self.rules.poldr:
             return self._poldr_record(ending)
         return {
             "game": self.spec.index,
-            "pair": self.spec.pair,
+            "pair": self.spec.group,
             "white": self.seats[WHITE].spec.name,
             "black": self.seats[BLACK].spec.name,
             "variant": self.settings.variant,
@@ -986,12 +1054,13 @@ class GameRunner:
         }
 
     def _poldr_record(self, ending: Ending) -> dict:
-        """The POLD.R record: "game" is "poldr" here, and the game's number is "index"."""
+        """The POLD.R record: "game" is "poldr" here, and the game's number is "index". The games
+        sharing an opening are a "pair" with two players and a "group" (of six) with three."""
         rules, keys = self.rules, self.rules.seat_keys
         return {
             "game": "poldr",
             "index": self.spec.index,
-            "pair": self.spec.pair,
+            rules.group_key: self.spec.group,
             "seats": [self.seats[seat].spec.name for seat in keys],
             "players": rules.players,
             "size": rules.size,
@@ -1000,10 +1069,12 @@ class GameRunner:
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
+            "final": self.fen,
             "result": ending.result,
             "winner": self.seats[ending.result[:-len("win")]].spec.name,
             "reason": ending.reason,
             "detail": ending.detail,
+            "faulty": ending.faulty,
             "time_ms": {seat: round(self.used_ms[seat]) for seat in keys},
             "time_control": self.settings.time_control.describe(),
             "seed": self.settings.seed,
@@ -1104,13 +1175,16 @@ class Sprt:
 
 
 class Tally:
-    """Results from the first engine's point of view."""
+    """A match's results: wins per engine and per seat, and, for the two-player statistics (Elo,
+    pentanomial, SPRT), games from the first engine's point of view. The first engine plays every game."""
 
     def __init__(self, first: str):
         self.first = first
-        self.wins = self.losses = self.draws = 0
+        self.wins = self.losses = self.draws = 0  # the first engine's
         self.faults: Counter[tuple[str, str]] = Counter()  # (engine, reason)
-        self.seat_wins: Counter[str] = Counter()  # POLD.R: "p1", "p2" -> games won from that seat
+        self.engine_wins: Counter[str] = Counter()
+        self.seat_wins: Counter[str] = Counter()  # POLD.R: "p1", "p2", "p3" -> games won from that seat
+        self.final_reserves: dict[str, list[int]] = {}  # POLD.R: engine -> its reserve when each game ended
         self._pair_points: dict[int, list[float]] = {}
 
     def add(self, record: dict) -> None:
@@ -1121,11 +1195,18 @@ class Tally:
             self.losses += 1
         else:
             self.draws += 1
-        self._pair_points.setdefault(record["pair"], []).append(points)
+        engines = record_engines(record)
+        if len(engines) == 2:
+            self._pair_points.setdefault(record["pair"], []).append(points)
+        if winner := winner_of(record):
+            self.engine_wins[winner] += 1
         if is_poldr_record(record):
             self.seat_wins[record["result"][:-len("win")]] += 1
+            if "final" in record:  # records written before final positions were recorded have none
+                for name, reserve in zip(engines, poldr_reserves(record["final"])):
+                    self.final_reserves.setdefault(name, []).append(reserve)
         if record["reason"] in ENGINE_FAULTS:
-            self.faults[(loser_of(record), record["reason"])] += 1
+            self.faults[(faulty_engine(record), record["reason"])] += 1
 
     @property
     def games(self) -> int:
@@ -1156,7 +1237,7 @@ def record_index(record: dict) -> int:
 
 
 def record_engines(record: dict) -> list[str]:
-    """The engines of a game in seat order (white, black / p1, p2)."""
+    """The engines of a game in seat order (white, black / p1, p2, p3)."""
     return list(record["seats"]) if is_poldr_record(record) else [record["white"], record["black"]]
 
 
@@ -1168,10 +1249,23 @@ def points_for(record: dict, name: str) -> float:
     return white_points if record["white"] == name else 1 - white_points
 
 
-def loser_of(record: dict) -> str:
-    """The engine that lost a decided two-player game."""
+def winner_of(record: dict) -> str | None:
+    """The engine that won the game; None for a draw."""
+    return next((name for name in record_engines(record) if points_for(record, name) == 1), None)
+
+
+def faulty_engine(record: dict) -> str:
+    """The engine whose fault ended the game: named in POLD.R records, the loser in two-player ones."""
+    if faulty := record.get("faulty"):
+        return faulty
     first, second = record_engines(record)
     return second if points_for(record, first) == 1 else first
+
+
+def share_with_interval(wins: int, games: int) -> str:
+    share = wins / games if games else 0.0
+    low, high = wilson_interval(wins, games)
+    return f"win share {100 * share:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)"
 
 
 def format_elo(elo: float, margin: float) -> str:
@@ -1218,7 +1312,7 @@ def load_records(path: str) -> list[dict]:
             if not isinstance(record, dict):
                 continue
             if is_poldr_record(record):
-                needed = {"index", "pair", "seats", "result", "reason"}
+                needed = {"index", "seats", "result", "reason"}
             else:
                 needed = {"game", "pair", "white", "black", "result", "reason"}
             if needed <= record.keys():
@@ -1252,7 +1346,7 @@ class MatchSettings:
 
 
 class Worker(threading.Thread):
-    """Plays games one after another with its own two engines and its own referee."""
+    """Plays games one after another with its own engines (one per seat) and its own referee."""
 
     def __init__(self, number: int, match: Match):
         super().__init__(name=f"worker {number}", daemon=True)
@@ -1284,9 +1378,8 @@ class Worker(threading.Thread):
                 spec = self.match.pending.get_nowait()
             except queue.Empty:
                 return
-            opening = self.match.book.for_pair(spec.pair, referee)
-            first_seat, second_seat = self.match.settings.rules.seat_keys
-            seats = {first_seat: players[spec.white], second_seat: players[spec.black]}
+            opening = self.match.book.for_group(spec.group, referee)
+            seats = {seat: players[engine] for seat, engine in zip(self.match.settings.rules.seat_keys, spec.seating)}
             record = GameRunner(spec, opening, seats, referee, self.match.settings, self.match.stop).run()
             if record is not None:
                 self.match.results.put(("record", record))
@@ -1302,12 +1395,13 @@ class Match:
     def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict]):
         self.settings = settings
         self.book = book
-        self.first, self.second = (spec.name for spec in settings.engines)
+        self.names = [spec.name for spec in settings.engines]
+        self.first = self.names[0]
         self.tally = Tally(self.first)
         for record in recorded:
             self.tally.add(record)
         done = {record_index(record) for record in recorded}
-        self.todo = [spec for spec in game_specs(settings.games) if spec.index not in done]
+        self.todo = [spec for spec in game_specs(settings.games, settings.rules) if spec.index not in done]
         self.pending: queue.Queue[GameSpec] = queue.Queue()
         for spec in self.todo:
             self.pending.put(spec)
@@ -1355,61 +1449,77 @@ class Match:
         self.sprt_verdict = self.settings.sprt.verdict(llr)
         return self.sprt_verdict != "continue"
 
+    @property
+    def two_players(self) -> bool:
+        """Elo, LOS, the pentanomial and SPRT compare two engines: only for two-player games."""
+        return len(self.names) == 2
+
     def progress_line(self, record: dict) -> str:
         tally = self.tally
+        number = record_index(record) + 1
+        head = (f"Game {number} ({' vs '.join(record_engines(record))}): {record['result']} {record['reason']} "
+                f"| {tally.games}/{self.settings.games} games, ")
+        if not self.two_players:
+            return head + "wins " + ", ".join(f"{name} {tally.engine_wins[name]}" for name in self.names)
         elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+        first, second = self.names
         if is_poldr_record(record):
-            line = (f"Game {record['index'] + 1} ({' vs '.join(record['seats'])}): {record['result']} "
-                    f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
-                    f"wins {tally.wins}-{tally.losses}, {self.first} win share {100 * tally.score():.1f}%, "
-                    f"Elo {format_elo(elo, margin)}")
+            line = (head + f"{first} vs {second} wins {tally.wins}-{tally.losses}, "
+                    f"{first} win share {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
         else:
-            line = (f"Game {record['game'] + 1} ({record['white']} vs {record['black']}): {record['result']} "
-                    f"{record['reason']} | {tally.games}/{self.settings.games} games, {self.first} vs {self.second} "
-                    f"W-L-D {tally.wins}-{tally.losses}-{tally.draws}, score {100 * tally.score():.1f}%, "
-                    f"Elo {format_elo(elo, margin)}")
+            line = (head + f"{first} vs {second} W-L-D {tally.wins}-{tally.losses}-{tally.draws}, "
+                    f"score {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
         if sprt := self.settings.sprt:
             line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
         return line
 
     def report(self) -> str:
         tally, settings = self.tally, self.settings
-        penta = tally.pentanomial()
-        lines = [f"Results of {self.first} vs {self.second} ({settings.rules.describe()}, "
+        lines = [f"Results of {' vs '.join(self.names)} ({settings.rules.describe()}, "
                  f"{settings.time_control.describe()}, {tally.games} games):"]
         if settings.rules.poldr:
             lines += self._poldr_win_lines()
         else:
             lines.append(f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points "
                          f"{tally.wins + tally.draws / 2:g}/{tally.games} ({100 * tally.score():.2f}%)")
-        if sum(penta):
-            elo, margin = elo_with_margin(penta, PAIR_SCORES)
-            lines.append(f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)")
-        else:
-            elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
-            lines.append(f"Elo: {format_elo(elo, margin)} (95%, from single games)")
-        lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
-        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
-                     + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
-        if settings.sprt:
-            lines.append(self._sprt_line(penta))
+        if self.two_players:
+            lines += self._two_player_lines()
         for (engine, reason), count in sorted(tally.faults.items()):
             lines.append(f"Faults: {engine} lost {count} by {reason}")
         lines.append(f"Records: {settings.records_path}")
         return "\n".join(lines)
 
+    def _two_player_lines(self) -> list[str]:
+        """Elo, LOS, pentanomial and SPRT of the first engine against the second."""
+        tally, settings = self.tally, self.settings
+        penta = tally.pentanomial()
+        if sum(penta):
+            elo, margin = elo_with_margin(penta, PAIR_SCORES)
+            lines = [f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)"]
+        else:
+            elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+            lines = [f"Elo: {format_elo(elo, margin)} (95%, from single games)"]
+        lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
+        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
+                     + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
+        if settings.sprt:
+            lines.append(self._sprt_line(penta))
+        return lines
+
     def _poldr_win_lines(self) -> list[str]:
-        """Per engine: games, wins, win share with its 95% (Wilson) interval; then wins per seat."""
+        """Per engine: games, wins, win share with its 95% (Wilson) interval and mean final reserve;
+        then the same win shares per seat, which show any advantage of moving first."""
         tally = self.tally
         lines = []
-        for name, wins in ((self.first, tally.wins), (self.second, tally.losses)):
-            share = wins / tally.games if tally.games else 0.0
-            low, high = wilson_interval(wins, tally.games)
-            lines.append(f"{name}: {tally.games} games, won {wins}, win share {100 * share:.2f}% "
-                         f"(95% interval {100 * low:.2f}% to {100 * high:.2f}%)")
-        seat_names = ("Blue", "Yellow", "Red")
-        lines.append("Seats: " + ", ".join(f"{seat} ({seat_names[number]}) won {tally.seat_wins[seat]}"
-                                           for number, seat in enumerate(self.settings.rules.seat_keys)))
+        for name in self.names:
+            reserves = tally.final_reserves.get(name)
+            mean_reserve = f"{sum(reserves) / len(reserves):.2f}" if reserves else "n/a"
+            lines.append(f"{name}: {tally.games} games, won {tally.engine_wins[name]}, "
+                         f"{share_with_interval(tally.engine_wins[name], tally.games)}, "
+                         f"mean final reserve {mean_reserve}")
+        for seat, colour in zip(self.settings.rules.seat_keys, POLDR_COLOURS):
+            lines.append(f"Seat {seat} ({colour}): won {tally.seat_wins[seat]}, "
+                         f"{share_with_interval(tally.seat_wins[seat], tally.games)}")
         return lines
 
     def _sprt_line(self, penta: list[int]) -> str:
@@ -1792,27 +1902,44 @@ def common_arguments(parser: argparse.ArgumentParser) -> None:
 MATCH_EPILOG = """\
 POLD.R (--game poldr): the engines and the referee get `setoption name Game value poldr` and the
 Players, Size and Bricks options. Each opening (the start position after --random-plies random
-moves, or a POLD.R position line of --openings) is played twice, the first engine as p1 (Blue)
-then as p2 (Yellow). Records carry "game": "poldr" (the game's number is then "index"), "seats"
-(engine names in seat order), "result" p1win or p2win, and "time_ms" per seat. POLD.R has no
-draws: the summary gives each engine's games, wins and win share with a 95% (Wilson) interval,
-the wins per seat, and Elo, LOS and --sprt over opening pairs as for Pods (a pair is LL, WL or WW).
+moves, or a POLD.R position line of --openings) is played once per seating: twice with two
+players (the first engine as p1 (Blue), then as p2 (Yellow)); six times with --players 3 and
+three --engine, every order of the engines over p1 (Blue), p2 (Yellow), p3 (Red), so that no
+engine profits from its seat. --games is then rounded up to a multiple of 6: games 6g to 6g+5
+play opening g. Under --tc each seat has its own clock (go p1time p2time p3time p1inc p2inc p3inc).
+
+Records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
+"group" (three players: the games sharing an opening), "seats" (engine names in seat order),
+"opening", "moves", "final" (the last position line), "result" p1win, p2win or p3win, "reason",
+"faulty" (the engine whose fault ended the game, or null) and "time_ms" per seat. POLD.R has no
+draws: the summary gives each engine's games, wins, win share with a 95% (Wilson) interval and
+mean reserve in the final positions, then each seat's wins and win share. Elo, LOS, the
+pentanomial and --sprt compare two engines over opening pairs as for Pods (a pair is LL, WL or WW);
+three-player matches have none of them.
+
+A fault (illegal move, crash, stall, time forfeit, protocol error) loses the game for the engine
+that made it. With three players the winner is then the other seat standing best by the rules
+(most bricks in reserve, then the tie-break), as the referee ranks it: the arbiter sends it the
+game's moves followed by the word `forfeit`, which is no move, and asks `query result`. An engine
+that fails while getting ready for a game before its turn has come forfeits when its turn comes;
+the others play on until then.
+
 --variant, --rotation and --max-plies are Pods only; --size, --bricks, --players POLD.R only.
 """
 
 
 def match_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods or POLD.R engines.",
+    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods engines, or two or three POLD.R engines.",
                             epilog=MATCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
                         "(default: the first engine's cmd)")
     parser.add_argument("--game", choices=GAMES, default="pods", help="the game played (default pods)")
     parser.add_argument("--variant", choices=VARIANTS, help="Pods: standard (default) or advanced")
-    parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players (only 2 for now)")
+    parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players, 2 (default) or 3, one --engine each")
     parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
     parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
-    parser.add_argument("--games", type=int, default=100, help="number of games (pairs share an opening)")
+    parser.add_argument("--games", type=int, default=100, help="number of games (the games of a pair, or of a group of 6 with three players, share an opening)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     limits = parser.add_mutually_exclusive_group(required=True)
     limits.add_argument("--tc", metavar="S+INC", help="clock in seconds plus increment, e.g. 1+0.01")
@@ -1822,7 +1949,7 @@ def match_parser() -> ArgumentParser:
     parser.add_argument("--max-plies", type=int, help="Pods: adjudicate a draw at this ply (default 400, 0: never)")
     parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"],
                         help="Pods: board rotation of the start position (default 0; not used with --openings)")
-    parser.add_argument("--random-plies", type=int, default=0, help="random legal moves opening each pair")
+    parser.add_argument("--random-plies", type=int, default=0, help="random legal moves starting each opening")
     parser.add_argument("--openings", metavar="FILE", help="position lines of the game, one per line, used in turn")
     parser.add_argument("--seed", type=int, help="seed for rotations and random plies (default: random, "
                         "or the one in the --resume file)")
@@ -1871,10 +1998,8 @@ def rules_from(args: argparse.Namespace) -> GameRules:
     players = 2 if args.players is None else args.players
     size = 5 if args.size is None else args.size
     bricks = 16 if args.bricks is None else args.bricks
-    if players == 3:
-        raise UsageError("--players 3: three-player POLD.R matches are not supported yet; use --players 2")
-    if players != 2:
-        raise UsageError(f"--players {players}: POLD.R is played by 2 (or, later, 3) players")
+    if players not in (2, 3):
+        raise UsageError(f"--players {players}: POLD.R is played by 2 or 3 players")
     if not 4 <= size <= 9:
         raise UsageError(f"--size {size}: POLD.R boards are 4 to 9 cells wide")
     if not 1 <= bricks <= 40:
@@ -1902,17 +2027,41 @@ def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
     return lines
 
 
-def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
-    if len(args.engine) != 2:
-        raise UsageError(f"a match needs exactly two --engine, got {len(args.engine)}")
+def engines_from(args: argparse.Namespace, rules: GameRules) -> list[EngineSpec]:
+    """One --engine per seat, each with its own name."""
+    seats = len(rules.seat_keys)
+    if len(args.engine) != seats:
+        match = "a match" if seats == 2 else f"a {seats}-player match (--players {seats})"
+        raise UsageError(f"{match} needs exactly {NUMBER_WORDS[seats]} --engine, got {len(args.engine)}")
     engines = [parse_engine(tokens, index) for index, tokens in enumerate(args.engine)]
-    if engines[0].name == engines[1].name:
-        raise UsageError(f"both engines are named {engines[0].name!r}: give them different name=")
+    names = [engine.name for engine in engines]
+    if repeated := sorted({name for name in names if names.count(name) > 1}):
+        raise UsageError(f"several engines are named {', '.join(map(repr, repeated))}: give them different name=")
+    return engines
+
+
+def whole_groups(games: int, rules: GameRules) -> int:
+    """Three players: the number of games rounded up to whole groups of six, so that every opening
+    is played in all six seatings. Two players keep their count (a last, odd game plays one seating)."""
+    if len(rules.seat_keys) == 2:
+        return games
+    group = len(rules.seatings)
+    return -(-games // group) * group
+
+
+def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
     rules = rules_from(args)
+    engines = engines_from(args, rules)
     max_plies = 400 if args.max_plies is None else args.max_plies
     if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or max_plies < 0:
         raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
-    recorded = resumed_records(args.resume, engines, args.games, rules) if args.resume else []
+    if args.sprt is not None and len(rules.seat_keys) != 2:
+        raise UsageError("--sprt: the SPRT compares two engines; it is not available with three players")
+    games = whole_groups(args.games, rules)
+    if games != args.games:
+        print(f"arbiter: --games {args.games} rounded up to {games}, whole groups of "
+              f"{len(rules.seatings)} seatings", file=sys.stderr)
+    recorded = resumed_records(args.resume, engines, games, rules) if args.resume else []
     seed = args.seed
     if seed is None:
         seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
@@ -1921,7 +2070,7 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
         engines=engines,
         referee_argv=shlex.split(args.referee) if args.referee else engines[0].argv,
         variant=None if rules.poldr else rules.variant,
-        games=args.games,
+        games=games,
         concurrency=args.concurrency,
         time_control=time_control_from(args),
         margin_ms=args.timemargin,
@@ -1970,12 +2119,12 @@ def resumed_poldr_records(path: str, engines: list[EngineSpec], games: int, rule
         if not is_poldr_record(record):
             raise UsageError(f"--resume {path}: game {record['game']} was a Pods game, not POLD.R")
         index = record["index"]
-        if set(record["seats"]) != names:
-            raise UsageError(f"--resume {path}: game {index} was between other engines ({', '.join(record['seats'])})")
         recorded = tuple(record.get(key) for key in ("players", "size", "bricks"))
         if recorded != (rules.players, rules.size, rules.bricks):
             raise UsageError(f"--resume {path}: game {index} had players, size, bricks {recorded}, "
                              f"not {(rules.players, rules.size, rules.bricks)}")
+        if set(record["seats"]) != names:
+            raise UsageError(f"--resume {path}: game {index} was between other engines ({', '.join(record['seats'])})")
         if index < games:
             by_game.setdefault(index, record)
     return [by_game[index] for index in sorted(by_game)]
@@ -2029,7 +2178,7 @@ def run_match(argv: list[str]) -> int:
 
 def play_match(match: Match, recorded: int) -> None:
     settings = match.settings
-    print(f"Match {match.first} vs {match.second}: {settings.games} games ({recorded} already recorded), "
+    print(f"Match {' vs '.join(match.names)}: {settings.games} games ({recorded} already recorded), "
           f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:

@@ -12,11 +12,13 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
   garbage   prints a line that is not part of the protocol
   badmove   answers `bestmove` with something that is not a move
   mute      never even finishes the handshake (no `ugiok`)
+  unready   plays like `illegal`, but once told of a new game (`uginewgame`) stops answering
+            `isready`: it fails while getting ready for a game, before any move
 """
 
 import sys
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready")
 
 
 def illegal_move(position: str) -> str:
@@ -34,6 +36,7 @@ def main() -> None:
         sys.exit(f"unknown mode {mode!r}")
     position = "position startpos"
     game = "pods"
+    ready = True
     for line in sys.stdin:
         command = line.strip()
         word = command.split()[0] if command else ""
@@ -47,7 +50,10 @@ def main() -> None:
             print("option name Bricks type spin default 16 min 1 max 40")
             print("ugiok" if word == "ugi" else "uciok")
         elif word == "isready":
-            print("readyok")
+            if ready:
+                print("readyok")
+        elif word in ("uginewgame", "ucinewgame") and mode == "unready":
+            ready = False
         elif command.lower().startswith("setoption name game value "):
             game = command.split()[-1].lower()
         elif word == "position":
@@ -57,7 +63,7 @@ def main() -> None:
         elif word == "go":
             if mode == "crash":
                 sys.exit(3)
-            if mode == "illegal":
+            if mode in ("illegal", "unready"):
                 move = "Pa1Ma1" if game == "poldr" else illegal_move(position)
                 print(f"info depth 1 score cp 0\nbestmove {move}")
             elif mode == "garbage":

@@ -175,6 +175,39 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(dict(tally.faults), {("new", "illegal move"): 1, ("old", "crash"): 1})
         self.assertEqual(arbiter.record_index(record(5, ["a", "b"], "p1win")), 5)
 
+    def test_tally_of_three_player_records(self):
+        def record(index, seats, result, final, reason="most bricks", faulty=None):
+            return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "result": result,
+                    "reason": reason, "final": final, "faulty": faulty}
+        tally = arbiter.Tally("a")
+        for rec in [record(0, ["a", "b", "c"], "p1win", "4/4/4/4 y 8,5,2 2 30 29,27,28"),
+                    record(1, ["a", "c", "b"], "p3win", "4/4/4/4 r 3,4,6 2 29 25,27,28"),
+                    record(2, ["b", "a", "c"], "p1win", "4/4/4/4 r 7,6,6 1 5 4,5,3", "illegal move", "c")]:
+            tally.add(rec)
+        self.assertEqual(tally.games, 3)
+        self.assertEqual(dict(tally.engine_wins), {"a": 1, "b": 2})
+        self.assertEqual(dict(tally.seat_wins), {"p1": 2, "p3": 1})
+        # a's reserves 8, 3, 6; b's 5, 6, 7; c's 2, 4, 6
+        self.assertEqual(tally.final_reserves, {"a": [8, 3, 6], "b": [5, 6, 7], "c": [2, 4, 6]})
+        self.assertEqual(dict(tally.faults), {("c", "illegal move"): 1})
+
+    def test_seatings_and_game_specs(self):
+        three = arbiter.GameRules("poldr", players=3)
+        self.assertEqual(three.seatings, [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
+        specs = arbiter.game_specs(12, three)
+        self.assertEqual([spec.group for spec in specs], [0] * 6 + [1] * 6)
+        self.assertEqual(specs[7].seating, (0, 2, 1))
+        two = arbiter.game_specs(3, arbiter.GameRules("poldr"))  # as ever: pairs with colours swapped
+        self.assertEqual([(spec.group, spec.seating) for spec in two], [(0, (0, 1)), (0, (1, 0)), (1, (0, 1))])
+        self.assertEqual(arbiter.whole_groups(7, three), 12)
+        self.assertEqual(arbiter.whole_groups(7, arbiter.GameRules("poldr")), 7)
+
+    def test_three_player_clock(self):
+        clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,
+                                  seats=("p1", "p2", "p3"))
+        self.assertTrue(clock.charge("p3", 300))
+        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p3time 710 p1inc 10 p2inc 10 p3inc 10")
+
     def test_game_clock(self):
         clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100)
         self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
@@ -219,7 +252,12 @@ class UsageTest(unittest.TestCase):
     def test_poldr_usage_errors(self):
         engines = ["--engine", f"cmd={fake_command('illegal')}", "--engine", f"cmd={fake_command('illegal')}",
                    "--depth", "1"]
-        self.assert_usage_error("--game", "poldr", "--players", "3", *engines, mentions="three-player")
+        self.assert_usage_error("--game", "poldr", "--players", "3", *engines, mentions="exactly three --engine, got 2")
+        self.assert_usage_error("--game", "poldr", "--players", "4", *engines, mentions="2 or 3 players")
+        self.assert_usage_error("--game", "poldr", *engines, "--engine", f"cmd={fake_command('illegal')}",
+                                mentions="exactly two --engine, got 3")
+        self.assert_usage_error("--game", "poldr", "--players", "3", *engines, "--engine", "name=c",
+                                f"cmd={fake_command('illegal')}", "--sprt", "elo0=0", mentions="--sprt")
         self.assert_usage_error("--size", "4", *engines, mentions="--size: for POLD.R only")
         self.assert_usage_error("--game", "poldr", "--rotation", "90", *engines, mentions="--rotation: for Pods only")
         self.assert_usage_error("--game", "poldr", "--bricks", "41", *engines, mentions="--bricks 41")
@@ -376,40 +414,55 @@ class ResumeTest(unittest.TestCase):
 
 
 POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
-POLDR_RULES = arbiter.GameRules("poldr", players=2, size=4, bricks=8)
+NATURAL_ENDINGS = ("last brick", "most bricks")
 
 
-@NEEDS_PODIUM
-class PoldrTest(unittest.TestCase):
-    """POLD.R matches: records, seats, results, faults and resume."""
+def poldr_rules(players: int) -> arbiter.GameRules:
+    return arbiter.GameRules("poldr", players=players, size=4, bricks=8)
 
-    engines = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8"]
 
-    def check_records(self, records: list[dict], done: subprocess.CompletedProcess, games: int) -> None:
+class PoldrRecordChecks(unittest.TestCase):
+    """Checks of POLD.R records and reports shared by the two- and three-player tests."""
+
+    names = ["one", "two"]  # the engines, in the order of their --engine
+
+    def check_records(self, records: list[dict], done: subprocess.CompletedProcess, games: int,
+                      reasons: tuple[str, ...] = NATURAL_ENDINGS, names: list[str] | None = None) -> None:
+        names = names or self.names
+        rules = poldr_rules(len(names))
+        seats, seatings = rules.seat_keys, rules.seatings
         self.assertEqual(sorted(record["index"] for record in records), list(range(games)))
-        wins = {"one": 0, "two": 0}
         for record in records:
             self.assertEqual((record["game"], record["players"], record["size"], record["bricks"]),
-                             ("poldr", 2, 4, 8))
-            self.assertEqual(record["pair"], record["index"] // 2)
-            self.assertEqual(record["seats"], ["one", "two"] if record["index"] % 2 == 0 else ["two", "one"])
-            self.assertIn(record["result"], ("p1win", "p2win"))
-            self.assertEqual(record["winner"], record["seats"][record["result"] == "p2win"])
-            self.assertIn(record["reason"], ("last brick", "most bricks"), record)
-            self.assertEqual(set(record["time_ms"]), {"p1", "p2"})
-            wins[record["winner"]] += 1
-        for name, won in wins.items():
+                             ("poldr", len(names), 4, 8))
+            self.assertEqual(record[rules.group_key], record["index"] // len(seatings))
+            self.assertEqual(record["seats"], [names[engine] for engine in seatings[record["index"] % len(seatings)]])
+            self.assertIn(record["result"], [f"{seat}win" for seat in seats])
+            self.assertEqual(record["winner"], record["seats"][seats.index(record["result"][:-3])])
+            self.assertIn(record["reason"], reasons, record)
+            self.assertEqual(set(record["time_ms"]), set(seats))
+        for name in names:
+            won = sum(record["winner"] == name for record in records)
+            reserves = [arbiter.poldr_reserves(record["final"])[record["seats"].index(name)] for record in records]
             self.assertRegex(done.stdout, rf"(?m)^{name}: {games} games, won {won}, win share "
+                                          rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\), "
+                                          rf"mean final reserve {sum(reserves) / games:.2f}$")
+        for seat, colour in zip(seats, arbiter.POLDR_COLOURS):
+            won = sum(record["result"] == f"{seat}win" for record in records)
+            self.assertRegex(done.stdout, rf"(?m)^Seat {seat} \({colour}\): won {won}, win share "
                                           rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\)$")
-        seat_wins = [sum(record["result"] == f"p{seat}win" for record in records) for seat in (1, 2)]
-        self.assertIn(f"Seats: p1 (Blue) won {seat_wins[0]}, p2 (Yellow) won {seat_wins[1]}", done.stdout)
-        for pair in range(games // 2):  # same opening, seats swapped
-            self.assertEqual(len({record["opening"] for record in records if record["pair"] == pair}), 1)
+        for group in range(games // len(seatings)):  # one opening per group, played in every seating
+            in_group = [record for record in records if record["index"] // len(seatings) == group]
+            self.assertEqual(len({record["opening"] for record in in_group}), 1)
+            self.assertEqual(sorted(tuple(record["seats"]) for record in in_group),
+                             sorted(tuple(names[engine] for engine in seating) for seating in seatings))
         self.replay(records)
 
     def replay(self, records: list[dict]) -> None:
-        """Every move legal for an independent POLD.R referee; the game ends where the record says, as it says."""
-        referee = arbiter.Referee([PODIUM], POLDR_RULES, arbiter.Timeouts())
+        """Every move legal for an independent POLD.R referee; the game ends where the record says, as it
+        says; a fault leaves the faulty engine to move, and the winner is the one the referee names when
+        the side to move plays an illegal move there (Pa1Ma1 never is legal)."""
+        referee = arbiter.Referee([PODIUM], poldr_rules(len(records[0]["seats"])), arbiter.Timeouts())
         referee.launch()
         try:
             for record in records:
@@ -421,11 +474,27 @@ class PoldrTest(unittest.TestCase):
                     self.assertFalse(referee.game_over(), f"game {record['index']} over before ply {ply}")
                     self.assertTrue(referee.is_legal(move), f"game {record['index']} ply {ply}: {move}")
                 referee.set_position(record["opening"], record["moves"])
-                if record["reason"] in ("last brick", "most bricks"):
+                self.assertEqual(referee.fen(), record["final"])
+                if record["reason"] in NATURAL_ENDINGS:
                     self.assertTrue(referee.game_over())
                     self.assertEqual(referee.result(), record["result"])
+                    self.assertIsNone(record["faulty"])
+                    continue
+                self.assertFalse(referee.game_over(), record)
+                to_move = record["seats"][arbiter.POLDR_SIDES.index(record["final"].split()[1])]
+                self.assertEqual(record["faulty"], to_move, record)
+                self.assertNotEqual(record["winner"], record["faulty"], record)
+                referee.set_position(record["opening"], [*record["moves"], "Pa1Ma1"])
+                self.assertEqual(referee.ask("result", errors_allowed=True), [record["result"]], record)
         finally:
             referee.close()
+
+
+@NEEDS_PODIUM
+class PoldrTest(PoldrRecordChecks):
+    """POLD.R matches: records, seats, results, faults and resume."""
+
+    engines = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8"]
 
     def test_poldr_match_records_add_up(self):
         run = ArbiterRun(self)
@@ -461,10 +530,11 @@ class PoldrTest(unittest.TestCase):
             records = run.read_records()
             self.assertEqual(len(records), 2)
             for record in records:
-                self.assertEqual((record["winner"], record["reason"]), ("one", reason), record)
+                self.assertEqual((record["winner"], record["reason"], record["faulty"]), ("one", reason, mode), record)
                 self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
             self.assertIn(f"one: 2 games, won 2, win share 100.00%", done.stdout)
             self.assertIn(f"Faults: {mode} lost 2 by {reason}", done.stdout)
+            self.replay(records)
 
     def test_poldr_resume_plays_only_the_missing_games(self):
         run = ArbiterRun(self)
@@ -490,6 +560,68 @@ class PoldrTest(unittest.TestCase):
         as_pods = run.run(*self.engines, "--games", "4", "--depth", "1", "--resume", run.records)
         self.assertEqual(as_pods.returncode, 2, as_pods.stderr)
         self.assertIn("was a POLD.R game", as_pods.stderr)
+
+
+@NEEDS_PODIUM
+class ThreePlayerTest(PoldrRecordChecks):
+    """Three-player POLD.R: six seatings per opening, per-seat clocks, faults ranked by the referee, resume."""
+
+    names = ["one", "two", "three"]
+    engines = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
+               "--engine", "name=three", f"cmd={PODIUM}", "option.MultiplayerSearch=maxn"]
+
+    def test_three_engine_clock_match_records_add_up(self):
+        run = ArbiterRun(self)
+        done = run.match(*POLDR, "--players", "3", *self.engines, "--games", "5", "--tc", "0.5+0.02",
+                         "--timemargin", "300", "--random-plies", "2", "--concurrency", "2", "--seed", "3")
+        self.assertIn("--games 5 rounded up to 6", done.stderr)
+        records = run.read_records()
+        self.check_records(records, done, 6)
+        self.assertIn("POLD.R 3 players, size 4, bricks 8", done.stdout)
+        for two_player_statistic in ("Elo", "LOS", "Pentanomial", "LLR"):
+            self.assertNotIn(two_player_statistic, done.stdout)
+
+    def test_faulty_third_engine_never_wins(self):
+        # illegal: a move that is never legal; hang: no bestmove in time; unready: no readyok after
+        # uginewgame, a fault before the game that is charged when the engine's turn comes
+        for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
+                                     ("hang", ["--movetime", "50", "--timemargin", "50"], "time forfeit"),
+                                     ("unready", ["--depth", "1", "--ready-timeout", "0.3"], "stall")):
+            run = ArbiterRun(self)
+            done = run.match(*POLDR, "--players", "3", *self.engines[:6], "--engine", f"name={mode}", fake(mode),
+                             "--referee", PODIUM, "--games", "6", "--random-plies", "2", "--concurrency", "2",
+                             *limits)
+            records = run.read_records()
+            for record in records:
+                self.assertEqual((record["reason"], record["faulty"]), (reason, mode), record)
+                self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
+            self.check_records(records, done, 6, reasons=(reason,), names=["one", "two", mode])  # replay: the referee's best-standing seat won
+            self.assertIn(f"{mode}: 6 games, won 0, win share 0.00%", done.stdout)
+            self.assertIn(f"Faults: {mode} lost 6 by {reason}", done.stdout)
+        deferred = [record for record in records if record["moves"]]
+        self.assertTrue(deferred, "the unready engine was never out of turn at the start: nothing tested the wait")
+
+    def test_resume_plays_only_the_missing_games(self):
+        run = ArbiterRun(self)
+        options = [*POLDR, "--players", "3", *self.engines, "--games", "6", "--depth", "1", "--random-plies", "2"]
+        run.match(*options, "--seed", "5")
+        full = run.read_records()
+        with open(run.records, encoding="utf-8") as handle:
+            first_three = handle.readlines()[:3]
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(first_three)
+            handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
+        done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
+        self.assertIn("(3 already recorded)", done.stdout)
+        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 3)
+        resumed = arbiter.load_records(run.records)
+        self.check_records(resumed, done, 6)
+        openings = {record["index"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["index"]])
+        as_two_players = run.run(*POLDR, *self.engines[:6], "--games", "6", "--depth", "1", "--resume", run.records)
+        self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
+        self.assertIn("had players, size, bricks (3, 4, 8), not (2, 4, 8)", as_two_players.stderr)
 
 
 @NEEDS_PODIUM
