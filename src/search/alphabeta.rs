@@ -2,6 +2,7 @@
 //! transposition table, killer and history move ordering. Game-agnostic:
 //! it sees the game only through `SearchGame`.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -171,8 +172,10 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     tt: &'a TranspositionTable,
     history: &'a mut [i32],
     killers: [[Option<G::Move>; 2]; MAX_PLY],
-    /// Keys of the game so far and of the current search path, for repetitions.
+    /// Keys of this node's ancestors in the search, the root first.
     path: Vec<u64>,
+    /// How often each position occurred in the game before the root.
+    game_history: &'a HashMap<u64, u32>,
     /// Moves generated at each ply, reused across nodes.
     move_buffers: Vec<Vec<G::Move>>,
     /// Those moves with their ordering scores.
@@ -293,6 +296,14 @@ impl Searcher {
     ) -> SearchResult<G::Move> {
         self.tt.new_search();
         let clock_start = limits.clock_start.unwrap_or_else(Instant::now);
+        // Counted once for all threads: a long game costs one pass.
+        let mut game_history: HashMap<u64, u32> = HashMap::new();
+        if game.repetition_is_draw() {
+            for &key in history {
+                *game_history.entry(key).or_default() += 1;
+            }
+        }
+        let game_history = &game_history;
         let budget = limits.budget(game.expected_moves_left(root));
         let pondering = signals.pondering.load(Ordering::Relaxed);
         let shared = Shared {
@@ -317,7 +328,7 @@ impl Searcher {
                 let shared = &shared;
                 let helper = move || {
                     shared.wait_at_gate();
-                    let mut helper = Run::new(game, tt, history_table, history, shared, |_: Progress<G::Move>| {});
+                    let mut helper = Run::new(game, tt, history_table, game_history, shared, |_: Progress<G::Move>| {});
                     helper.root_moves = root_moves.to_vec();
                     // Odd helpers start one ply deeper, so the threads spread over depths.
                     helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false, 1, None);
@@ -334,7 +345,7 @@ impl Searcher {
                 }
             }
             shared.open_gate();
-            let mut main = Run::new(game, tt, main_history, history, &shared, report);
+            let mut main = Run::new(game, tt, main_history, game_history, &shared, report);
             main.started = clock_start;
             main.clock_started = clock_start;
             // Proofs look at every move: not when some are left out.
@@ -359,7 +370,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         game: &'a G,
         tt: &'a TranspositionTable,
         history: &'a mut [i32],
-        game_history: &[u64],
+        game_history: &'a HashMap<u64, u32>,
         shared: &'a Shared<'a>,
         report: R,
     ) -> Self {
@@ -371,7 +382,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             tt,
             history,
             killers: [[None; 2]; MAX_PLY],
-            path: game_history.to_vec(),
+            path: Vec::with_capacity(MAX_PLY),
+            game_history,
             // Grown on first use: a crowd of helpers need not fault in pages
             // for plies they never reach.
             move_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
@@ -648,6 +660,15 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         line
     }
 
+    /// Whether reaching `key` here draws by repetition: a second occurrence
+    /// within the search counts (the usual shortcut: the side that can
+    /// repeat could as well repeat again), but against the game before the
+    /// root the rule applies as written, at the third occurrence.
+    fn is_repetition_draw(&self, key: u64) -> bool {
+        self.game.repetition_is_draw()
+            && (self.path.contains(&key) || self.game_history.get(&key).is_some_and(|&count| count >= 2))
+    }
+
     /// Tells the caller which root move is searched now, once the search
     /// has run for a while.
     fn announce(&mut self, mv: G::Move, number: usize, depth: u32) {
@@ -687,8 +708,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if self.game.is_draw(position) {
                 return 0;
             }
-            // `path` holds the game before the root and this node's ancestors.
-            if self.game.repetition_is_draw() && self.path.contains(&key) {
+            if self.is_repetition_draw(key) {
                 return 0;
             }
         }
@@ -1093,6 +1113,8 @@ mod tests {
     /// static score, read when the search stops there.
     struct Tree {
         nodes: Vec<TreeNode>,
+        /// A repeated position is a draw (as in the advanced Pods game).
+        repetitions: bool,
     }
 
     struct TreeNode {
@@ -1121,15 +1143,30 @@ mod tests {
                         end,
                     })
                     .collect(),
+                repetitions: false,
             }
         }
 
         fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
+            self.search_after(style, depth, &[])
+        }
+
+        /// A search of the root after a game that went through `before` (by name).
+        fn search_after(
+            &self,
+            style: MultiplayerSearch,
+            depth: u32,
+            before: &[&str],
+        ) -> (SearchResult<usize>, Vec<&'static str>) {
+            let history: Vec<u64> = before
+                .iter()
+                .map(|name| self.hash(&self.nodes.iter().position(|node| node.name == *name).unwrap()))
+                .collect();
             let mut searcher = Searcher::new(1);
             searcher.set_multiplayer(style);
             let limits = Limits { depth: Some(depth), ..Limits::default() };
             let mut pv = Vec::new();
-            let result = searcher.search(self, &0, &[], &limits, &[], &Signals::default(), |progress| {
+            let result = searcher.search(self, &0, &history, &limits, &[], &Signals::default(), |progress| {
                 if let Progress::Line(report) = progress {
                     pv = report.pv.iter().map(|&node| self.nodes[node].name).collect()
                 }
@@ -1181,7 +1218,7 @@ mod tests {
         }
 
         fn repetition_is_draw(&self) -> bool {
-            false
+            self.repetitions
         }
 
         fn expected_moves_left(&self, _: &usize) -> u32 {
@@ -1256,6 +1293,29 @@ mod tests {
         assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 5), long_line));
         // Max-n stops deepening once no line reaches the horizon.
         assert_eq!(maxn.depth, 5);
+    }
+
+    #[test]
+    fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is() {
+        // A can go to "x", from where B must let A win, or take "y", worth
+        // 10. If the game has been at "x" once, going there again is its
+        // second occurrence: no draw, A wins. Twice before: the third is a
+        // draw, and "y" is better.
+        let mut tree = Tree::new(&[
+            ("root", 0, &["x", "y"], NO_SCORES, ON),
+            ("x", 1, &["a-wins"], NO_SCORES, ON),
+            ("a-wins", 2, &[], NO_SCORES, Outcome::Win(0)),
+            ("y", 1, &["calm"], NO_SCORES, ON),
+            ("calm", 2, &["end"], [10, 0, 0], ON),
+            ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ]);
+        tree.repetitions = true;
+        for style in MultiplayerSearch::ALL {
+            let (result, _) = tree.search_after(style, 2, &["x", "root"]);
+            assert_eq!(result.best_move, Some(1), "{style}: once before");
+            let (result, pv) = tree.search_after(style, 2, &["x", "root", "x", "root"]);
+            assert_eq!((result.best_move, pv), (Some(3), vec!["y", "calm"]), "{style}: twice before");
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A game: the start position, the moves played and what the history decides
 //! beyond a single position (repetition, ply limit, forfeits).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::moves::{Illegal, Move};
@@ -16,6 +17,9 @@ pub struct Game {
     moves: Vec<Move>,
     /// The key of every position reached, the start included.
     history: Vec<u64>,
+    /// How often each of those positions occurred: repetitions in constant
+    /// time, so replaying a long game stays linear.
+    occurrences: HashMap<u64, u32>,
     /// The side that tried an illegal move, which loses the game.
     forfeited_by: Option<Side>,
     /// A game reaching this ply is drawn; 0 means no limit.
@@ -30,6 +34,7 @@ impl Game {
             position: start,
             moves: Vec::new(),
             history: vec![start.hash()],
+            occurrences: HashMap::from([(start.hash(), 1)]),
             forfeited_by: None,
             max_plies: 0,
         }
@@ -73,6 +78,7 @@ impl Game {
         self.position.try_play(&self.rules, mv)?;
         self.moves.push(mv);
         self.history.push(self.position.hash());
+        *self.occurrences.entry(self.position.hash()).or_default() += 1;
         Ok(())
     }
 
@@ -86,8 +92,7 @@ impl Game {
 
     /// How often the current position has occurred, this time included.
     pub fn repetitions(&self) -> usize {
-        let current = self.position.hash();
-        self.history.iter().filter(|&&key| key == current).count()
+        self.occurrences.get(&self.position.hash()).copied().unwrap_or(0) as usize
     }
 
     /// The result, if the game is over.

@@ -83,7 +83,7 @@ impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
             return [0; MAX_PLAYERS];
         }
         let key = self.game.hash(position);
-        if ply > 0 && (self.game.is_draw(position) || (self.game.repetition_is_draw() && self.path.contains(&key))) {
+        if ply > 0 && (self.game.is_draw(position) || self.is_repetition_draw(key)) {
             return [0; MAX_PLAYERS];
         }
         if depth <= 0 || ply >= super::MAX_PLY - 1 {
