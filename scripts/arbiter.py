@@ -1537,12 +1537,28 @@ class Match:
 START_FEN = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"
 
 
+# Three-player POLD.R on the default board: the start, and moves Blue, Yellow, Red, Blue legal in turn.
+POLDR3_START_FEN = "5/5/5/5/5 b 16,16,16 1 0 -,-,-"
+POLDR3_MOVES = ("Pc3Me5", "Ma1", "Ma5", "Pe1")
+# A position line of three players from a game of 8 bricks each, Blue to move.
+POLDR3_FEN = "R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3"
+# Illegal moves after a few of POLDR3_MOVES, and who then wins by the rules' ranking:
+# Blue's first turn names no marker: Yellow and Red unchanged at 16, the earlier seat wins;
+# Yellow's marker next to the pawn: Red's 16 bricks beat Blue's 15;
+# Red's marker on Blue's brick: Blue and Yellow at 15, Blue's reserve changed first.
+POLDR3_FORFEITS = (((), "Pc3", "p2win"), (("Pc3Me5",), "Mb2", "p3win"), (("Pc3Me5", "Ma1"), "Md4", "p1win"))
+
+
 class CheckFailed(Exception):
     pass
 
 
+class CheckSkipped(Exception):
+    """The engine does not declare what the check needs (an option, a game)."""
+
+
 class Compliance:
-    """Runs protocol checks in order against one engine; each prints PASS or FAIL."""
+    """Runs protocol checks in order against one engine; each prints PASS, FAIL or SKIP."""
 
     CLOCK_FORMS = (
         "go p1time 2000 p2time 2000 p1inc 10 p2inc 10",
@@ -1559,7 +1575,9 @@ class Compliance:
         self.margin = margin_ms / 1000
         self.transcript = transcript
         self.process: EngineProcess | None = None
+        self.handshake: list[str] = []  # the lines of the last handshake, up to ugiok
         self.failures = 0
+        self.skipped = 0
 
     def run(self) -> int:
         try:
@@ -1586,6 +1604,15 @@ class Compliance:
             ("an illegal move in position loses the game for its player", self.check_illegal_move_in_position),
             ("a played-out game: gameover, result, bestmove (none)", self.check_finished_game),
             ("newgame advanced rotation 90", self.check_newgame_advanced),
+            ("POLD.R: newgame poldr players 3 selects three players", self.check_newgame_three_players),
+            ("POLD.R: setoption name Players value 3 selects three players", self.check_players_option),
+            ("POLD.R: a position line with three reserves", self.check_three_reserve_position),
+            ("POLD.R: query turn along moves of three and of two players", self.check_turn_along_moves),
+            ("POLD.R: query result, none while on, the rules' winner after an illegal move",
+             self.check_three_player_forfeits),
+            ("POLD.R: go p1time p2time p3time charges p3's clock with p3 to move", self.check_three_player_clock),
+            ("POLD.R: d and eval name Blue, Yellow and Red", self.check_three_player_display),
+            ("POLD.R: each MultiplayerSearch value plays a legal move", self.check_multiplayer_search),
             ("quit exits", self.check_quit),
         ]
         try:
@@ -1593,7 +1620,9 @@ class Compliance:
                 self._run_check(name, check)
         finally:
             self._kill()
-        print(f"compliance: {len(checks) - self.failures} passed, {self.failures} failed")
+        passed = len(checks) - self.failures - self.skipped
+        print(f"compliance: {passed} passed, {self.failures} failed"
+              + (f", {self.skipped} skipped" if self.skipped else ""))
         return 1 if self.failures else 0
 
     def _run_check(self, name: str, check) -> None:
@@ -1610,6 +1639,9 @@ class Compliance:
             self.failures += 1
             print(f"FAIL {name}: no answer within {self.timeout:g} s", flush=True)
             self._kill()  # it may be stuck in a search: start afresh for the next check
+        except CheckSkipped as reason:
+            self.skipped += 1
+            print(f"SKIP {name}: {reason}", flush=True)
         else:
             print(f"PASS {name}", flush=True)
 
@@ -1623,7 +1655,15 @@ class Compliance:
         lines = self.lines_until(r"ugiok")
         for name, value in self.spec.options.items():
             self.send(f"setoption name {name} value {value}")
+        self.handshake = lines
         return lines
+
+    def declared_option(self, name: str) -> re.Match | None:
+        """The handshake's `option name <name> ...` line (OPTION_RE groups), if there is one."""
+        for line in self.handshake:
+            if (option := OPTION_RE.match(line)) and option["name"].lower() == name.lower():
+                return option
+        return None
 
     def _kill(self) -> None:
         if self.process is not None:
@@ -1821,6 +1861,115 @@ class Compliance:
             raise CheckFailed(f"start position {fen!r}, expected rotation 90")
         self._go_from_start("go depth 2", self.timeout)
         self.send("setoption name Variant value standard", "newgame standard rotation 0")
+
+    # -- three-player POLD.R
+
+    def _require_three_player_poldr(self) -> None:
+        """Engines that play Pods only, or POLD.R for two, are not held to the three-player checks."""
+        players = self.declared_option("Players")
+        game = self.declared_option("Game")
+        if players is None or game is None or " var poldr" not in game.group(0):
+            raise CheckSkipped("no POLD.R: the engine declares no Game option with var poldr and Players option")
+        if not (most := re.search(r" max (\d+)", players.group(0))) or int(most.group(1)) < 3:
+            raise CheckSkipped("the Players option does not go up to 3")
+
+    def _poldr_position(self, players: int, moves: tuple[str, ...] | list[str] = ()) -> None:
+        """Selects POLD.R for players on the default board and sets the start plus moves."""
+        self.send(f"newgame poldr players {players} size 5 bricks 16",
+                  "position startpos" + (f" moves {' '.join(moves)}" if moves else ""))
+
+    def check_newgame_three_players(self) -> None:
+        self._require_three_player_poldr()
+        self._poldr_position(3)
+        answers = (self.query("fen", r".+"), self.query("turn", r"\S+"), self.query("gameover", r"\S+"),
+                   self.query("result", r"\S+"))
+        if answers != (POLDR3_START_FEN, "p1", "false", "none"):
+            raise CheckFailed(f"fen/turn/gameover/result gave {answers}, "
+                              f"expected {POLDR3_START_FEN}/p1/false/none")
+
+    def check_players_option(self) -> None:
+        self._require_three_player_poldr()
+        self._poldr_position(2)
+        self.send("setoption name Game value poldr", "setoption name Players value 3", "position startpos")
+        if (fen := self.query("fen", r".+")) != POLDR3_START_FEN:
+            raise CheckFailed(f"start position {fen!r} after Players 3, expected {POLDR3_START_FEN}")
+
+    def check_three_reserve_position(self) -> None:
+        """The line itself gives the number of players, whatever Players says."""
+        self._require_three_player_poldr()
+        self._poldr_position(2)
+        self.send(f"position fen {POLDR3_FEN}")
+        if errors := [line for line in self.sync() if "error" in line]:
+            raise CheckFailed(f"position fen {POLDR3_FEN} refused: {errors[0]}")
+        if (fen := self.query("fen", r".+")) != POLDR3_FEN:
+            raise CheckFailed(f"query fen gave {fen!r}, expected {POLDR3_FEN}")
+        if (turn := self.query("turn", r"\S+")) != "p1":
+            raise CheckFailed(f"query turn gave {turn}, expected p1 (side b)")
+
+    def check_turn_along_moves(self) -> None:
+        """After k moves it is seat k mod players to move; `query p1turn` agrees with `query turn`."""
+        self._require_three_player_poldr()
+        for players in (3, 2):
+            moves = [move for move in POLDR3_MOVES if players == 3 or move != "Ma5"]  # no Red: Blue's Pe1 follows Ma1
+            for played in range(len(moves) + 1):
+                self._poldr_position(players, moves[:played])
+                expected = f"p{played % players + 1}"
+                turn, p1turn = self.query("turn", r"\S+"), self.query("p1turn", r"\S+")
+                if (turn, p1turn) != (expected, str(expected == "p1").lower()):
+                    raise CheckFailed(f"{players} players after {' '.join(moves[:played]) or 'no move'}: "
+                                      f"turn {turn}, p1turn {p1turn}, expected {expected}")
+
+    def check_three_player_forfeits(self) -> None:
+        self._require_three_player_poldr()
+        self._poldr_position(3, POLDR3_MOVES)
+        if (result := self.query("result", r"\S+")) != "none":
+            raise CheckFailed(f"result {result} in a game still on, expected none")
+        for moves, illegal, winner in POLDR3_FORFEITS:
+            self._poldr_position(3, (*moves, illegal))
+            answers = (self.query("gameover", r"\S+"), self.query("result", r"\S+"))
+            if answers != ("true", winner):
+                raise CheckFailed(f"gameover/result after {' '.join((*moves, illegal))} (the last illegal): "
+                                  f"{answers}, expected true/{winner}")
+
+    def check_three_player_clock(self) -> None:
+        """Red to move with 300 ms left, the others with a minute: Red's clock must be the one used."""
+        self._require_three_player_poldr()
+        moves = POLDR3_MOVES[:2]
+        self._poldr_position(3, moves)
+        go = "go p1time 60000 p2time 60000 p3time 300 p1inc 0 p2inc 0 p3inc 0"
+        self.send(go)
+        move, elapsed = self.best_move(0.3 + self.margin + 1.0)
+        if elapsed > 0.3 + self.margin:
+            raise CheckFailed(f"{go} with p3 to move took {elapsed * 1000:.0f} ms")
+        if self.query(f"islegal {move}", r"\S+") != "true":
+            raise CheckFailed(f"{go}: bestmove {move} is not legal")
+
+    def check_three_player_display(self) -> None:
+        self._require_three_player_poldr()
+        self._poldr_position(3, POLDR3_MOVES[:2])
+        for command in ("d", "eval"):
+            self.send(command)
+            shown = "\n".join(self.sync())
+            if missing := [colour for colour in POLDR_COLOURS if colour not in shown]:
+                raise CheckFailed(f"{command} does not mention {', '.join(missing)}: {shown!r}")
+
+    def check_multiplayer_search(self) -> None:
+        """Each value of the MultiplayerSearch combo answers a short three-player go with a legal move."""
+        self._require_three_player_poldr()
+        option = self.declared_option("MultiplayerSearch")
+        if option is None:
+            raise CheckSkipped("no MultiplayerSearch option")
+        values = re.findall(r" var (\S+)", option.group(0))
+        default = re.search(r" default (\S+)", option.group(0))
+        for value in values:
+            self.send(f"setoption name MultiplayerSearch value {value}")
+            self._poldr_position(3, POLDR3_MOVES)
+            self.send("go depth 3")
+            move, _ = self.best_move(self.timeout)
+            if self.query(f"islegal {move}", r"\S+") != "true":
+                raise CheckFailed(f"MultiplayerSearch {value}: bestmove {move} is not legal")
+        if default:
+            self.send(f"setoption name MultiplayerSearch value {default.group(1)}")
 
     def check_quit(self) -> None:
         self.send("quit")

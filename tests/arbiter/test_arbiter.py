@@ -631,13 +631,18 @@ class ComplianceTest(unittest.TestCase):
         done = ArbiterRun(self).run("compliance", "--engine", f"cmd={PODIUM}", "--timemargin", "400")
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertNotIn("FAIL", done.stdout)
-        self.assertRegex(done.stdout, r"compliance: \d+ passed, 0 failed")
+        self.assertNotIn("SKIP", done.stdout)
+        self.assertRegex(done.stdout, r"compliance: \d+ passed, 0 failed\n")
+        self.assertEqual(len(re.findall(r"^PASS POLD\.R: ", done.stdout, re.M)), 8, done.stdout)
 
     def test_broken_engine_fails(self):
         done = ArbiterRun(self).run("compliance", "--engine", fake("crash"), "--timeout", "0.3")
         self.assertNotEqual(done.returncode, 0, done.stdout)
         self.assertIn("PASS handshake", done.stdout)
         self.assertRegex(done.stdout, r"FAIL go depth 2: .*exit")
+        self.assertIn("SKIP POLD.R: each MultiplayerSearch value plays a legal move: no MultiplayerSearch option",
+                      done.stdout)
+        self.assertRegex(done.stdout, r"compliance: \d+ passed, \d+ failed, 1 skipped")
 
 
 @NEEDS_PODIUM
