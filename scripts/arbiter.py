@@ -10,7 +10,13 @@ protocol self-test of one engine.
     arbiter.py --game poldr --players 3 --engine name=paranoid cmd=./target/release/podium \\
                --engine name=maxn cmd=./target/release/podium option.MultiplayerSearch=maxn \\
                --engine name=base cmd=/path/to/old/podium --games 60 --tc 2+0.05 --random-plies 3
+    arbiter.py --game poldr --players 3 --engine name=podium cmd=./target/release/podium \\
+               --engine name=random1 cmd="python3 scripts/random_mover.py --seed 1" \\
+               --engine name=random2 cmd="python3 scripts/random_mover.py --seed 2" --games 60 --movetime 100
     arbiter.py compliance --engine cmd=./target/release/podium
+
+scripts/random_mover.py is an engine that plays uniformly random legal moves (asking a Podium for
+them), a baseline for measurements in either game.
 
 A separate, trusted Podium process (the referee) judges every move and every
 game end; the playing engines only ever propose moves. Every wait on an engine
@@ -385,6 +391,7 @@ class UgiEngine:
         self.transcript = transcript
         self.process: EngineProcess | None = None
         self.options: dict[str, str] = {}  # lower-case name -> name as declared
+        self.option_lines: list[str] = []  # the handshake's option lines, verbatim (random_mover.py declares them)
         self.id_name = ""
 
     @property
@@ -408,6 +415,7 @@ class UgiEngine:
                 return
             if option := OPTION_RE.match(line):
                 self.options[option["name"].lower()] = option["name"]
+                self.option_lines.append(line)
             elif line.startswith("id name "):
                 self.id_name = line[len("id name "):].strip()
 
@@ -2078,7 +2086,8 @@ the others play on until then.
 
 
 def match_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="arbiter.py", description="Play a match between two Pods engines, or two or three POLD.R engines.",
+    parser = ArgumentParser(prog="arbiter.py",
+                            description="Play a match between two Pods engines, or two or three POLD.R engines.",
                             epilog=MATCH_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     common_arguments(parser)
     parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
@@ -2088,7 +2097,8 @@ def match_parser() -> ArgumentParser:
     parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players, 2 (default) or 3, one --engine each")
     parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
     parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
-    parser.add_argument("--games", type=int, default=100, help="number of games (the games of a pair, or of a group of 6 with three players, share an opening)")
+    parser.add_argument("--games", type=int, default=100, help="number of games (the games of a pair, or of a group "
+                        "of 6 with three players, share an opening)")
     parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
     limits = parser.add_mutually_exclusive_group(required=True)
     limits.add_argument("--tc", metavar="S+INC", help="clock in seconds plus increment, e.g. 1+0.01")

@@ -23,11 +23,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 ARBITER = os.path.join(ROOT, "scripts", "arbiter.py")
 FAKE = os.path.join(HERE, "fake_engine.py")
+RANDOM_MOVER = os.path.join(ROOT, "scripts", "random_mover.py")
 PODIUM = os.environ.get("PODIUM_BIN")
 NEEDS_PODIUM = unittest.skipUnless(PODIUM, "PODIUM_BIN is not set: set it to the podium binary to run this test")
 
 sys.path.insert(0, os.path.dirname(ARBITER))
 import arbiter  # noqa: E402
+
+
+def random_mover(seed: int) -> str:
+    """The --engine cmd= token of a random mover asking PODIUM for the legal moves."""
+    return f"cmd={sys.executable} {RANDOM_MOVER} --seed {seed} --podium {PODIUM}"
 
 
 def fake_command(mode: str) -> str:
@@ -595,7 +601,8 @@ class ThreePlayerTest(PoldrRecordChecks):
             for record in records:
                 self.assertEqual((record["reason"], record["faulty"]), (reason, mode), record)
                 self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
-            self.check_records(records, done, 6, reasons=(reason,), names=["one", "two", mode])  # replay: the referee's best-standing seat won
+            # the replay checks that the winner is the referee's best-standing seat at the fault
+            self.check_records(records, done, 6, reasons=(reason,), names=["one", "two", mode])
             self.assertIn(f"{mode}: 6 games, won 0, win share 0.00%", done.stdout)
             self.assertIn(f"Faults: {mode} lost 6 by {reason}", done.stdout)
         deferred = [record for record in records if record["moves"]]
@@ -622,6 +629,54 @@ class ThreePlayerTest(PoldrRecordChecks):
         as_two_players = run.run(*POLDR, *self.engines[:6], "--games", "6", "--depth", "1", "--resume", run.records)
         self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
         self.assertIn("had players, size, bricks (3, 4, 8), not (2, 4, 8)", as_two_players.stderr)
+
+
+@NEEDS_PODIUM
+class RandomMoverTest(PoldrRecordChecks):
+    """scripts/random_mover.py: legal moves in every game, the same moves from the same seed."""
+
+    def test_three_player_poldr_against_podium(self):
+        run = ArbiterRun(self)
+        done = run.match(*POLDR, "--players", "3", "--engine", "name=one", f"cmd={PODIUM}",
+                         "--engine", "name=two", random_mover(1), "--engine", "name=three", random_mover(2),
+                         "--games", "6", "--depth", "1", "--concurrency", "2")
+        # natural endings only, every move legal on replay
+        self.check_records(run.read_records(), done, 6, names=["one", "two", "three"])
+
+    def test_two_player_poldr_and_pods(self):
+        run = ArbiterRun(self)
+        done = run.match(*POLDR, "--engine", "name=one", random_mover(1), "--engine", "name=two", random_mover(2),
+                         "--referee", PODIUM, "--games", "2", "--depth", "1")
+        self.check_records(run.read_records(), done, 2)
+        run = ArbiterRun(self)
+        run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", random_mover(3),
+                  "--variant", "advanced", "--games", "2", "--depth", "1", "--max-plies", "60")
+        for record in run.read_records():  # the referee found every move legal: no game ended by a fault
+            self.assertIn(record["reason"], ("no legal move", "hand emptied", "max plies", "threefold repetition"))
+            self.assertTrue(record["moves"])
+
+    def play(self, seed: int) -> list[str]:
+        """The random mover's answers to a fixed session: a POLD.R game of three, a lost game, Pods."""
+        session = ["uci", "setoption name Game value poldr", "setoption name Players value 3", "isready",
+                   "position startpos", "go movetime 10", "position startpos moves Pc3Me5", "go depth 1",
+                   "position startpos moves Pc3", "go", "newgame standard", "position startpos", "go", "quit"]
+        done = subprocess.run([sys.executable, RANDOM_MOVER, "--seed", str(seed), "--podium", PODIUM],
+                              input="\n".join(session) + "\n", capture_output=True, text=True, timeout=30)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        lines = done.stdout.splitlines()
+        self.assertIn("option name Players type spin default 2 min 2 max 3", lines)
+        self.assertIn("uciok", lines)
+        return [line for line in lines if line.startswith(("bestmove", "readyok"))]
+
+    def test_protocol_and_seed(self):
+        answers = self.play(11)
+        self.assertEqual(answers[0], "readyok")
+        self.assertRegex(answers[1], r"^bestmove P[a-e][1-5]M[a-e][1-5]$")  # Blue's first turn
+        self.assertRegex(answers[2], r"^bestmove M[a-e][1-5]$")  # Yellow's first turn: its marker
+        self.assertEqual(answers[3], "bestmove (none)")  # Blue's illegal Pc3 lost the game
+        self.assertRegex(answers[4], r"^bestmove [A-N]@[a-f][1-6]$")  # Pods: a placement
+        self.assertEqual(self.play(11), answers)
+        self.assertNotEqual([self.play(seed) for seed in (12, 13, 14)], [answers] * 3)
 
 
 @NEEDS_PODIUM
