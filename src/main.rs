@@ -5,6 +5,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -278,16 +279,21 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
     let session = args.game.session(&[])?;
     let started = Instant::now();
+    let mut out = io::stdout().lock();
     let total = if args.divide && args.depth > 0 {
-        let counts = session.divide(args.depth);
-        for (mv, count) in &counts {
-            println!("{mv}: {count}");
-        }
-        counts.iter().map(|&(_, count)| count).sum()
+        let (mut total, mut written) = (0, Ok(()));
+        session.divide(args.depth, &AtomicBool::new(false), &mut |mv, count| {
+            total += count;
+            if written.is_ok() {
+                written = writeln!(out, "{mv}: {count}");
+            }
+        });
+        written?;
+        total
     } else {
         session.perft(args.depth)
     };
-    println!("nodes {total}");
+    writeln!(out, "nodes {total}")?;
     log::info!("perft {} in {} ms", args.depth, started.elapsed().as_millis());
     Ok(())
 }

@@ -145,7 +145,7 @@ fn picture_moves_eval_and_perft() {
     engine.send("eval");
     assert!(engine.sync()[0].starts_with("eval Yellow to move: score "));
     engine.send("go perft 2");
-    let lines = engine.sync();
+    let lines = engine.read_until(|line| line.starts_with("nodes "), protocol_common::REPLY_TIMEOUT);
     assert_eq!(lines.last().map(String::as_str), Some(format!("nodes {}", perft(&position, 2)).as_str()));
 }
 

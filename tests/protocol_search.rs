@@ -229,3 +229,24 @@ fn more_threads_than_the_machine_runs_keep_the_clock() {
         assert!(sent.elapsed() < Duration::from_millis(1000), "{:?}", sent.elapsed());
     }
 }
+
+#[test]
+fn a_long_perft_answers_isready_at_once_and_stops_on_stop() {
+    let mut engine = EngineProcess::start();
+    engine.send("position startpos");
+    // perft(7) of the standard start takes minutes.
+    engine.send("go perft 7");
+    let asked = Instant::now();
+    engine.send("isready");
+    engine.read_until(|line| line == "readyok", REPLY_TIMEOUT);
+    assert!(asked.elapsed() < Duration::from_secs(2), "{:?}", asked.elapsed());
+    engine.send("stop");
+    let lines = engine.read_until(|line| line.starts_with("info string perft stopped: "), REPLY_TIMEOUT);
+    assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
+    let counted = lines.iter().filter(|line| line.contains(": ") && !line.starts_with("info")).count();
+    assert!(lines.last().unwrap().contains(&format!(" {counted} of 71 first moves counted")), "{lines:?}");
+    // The engine goes on as before.
+    assert_eq!(engine.query("fen"), protocol_common::START);
+    let (infos, mv) = engine.search("go depth 2", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+}

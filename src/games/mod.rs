@@ -12,6 +12,7 @@ pub mod poldr;
 use std::error::Error;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
@@ -121,8 +122,10 @@ pub trait Session: Send {
     /// The mover tried an illegal move: they lose, unless the game was already over.
     fn forfeit(&mut self);
     fn perft(&self, depth: u32) -> u64;
-    /// perft split by first move; `depth` >= 1.
-    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// perft split by first move (`depth` >= 1), each move's count handed to
+    /// `each` as it is known, in generation order. Returns `false` if `stop`
+    /// was set before the end.
+    fn divide(&self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(&str, u64)) -> bool;
     /// The board for people: lines of text with coordinates, then the state.
     fn picture(&self) -> Vec<String>;
     /// The static evaluation and its terms, for people.

@@ -85,7 +85,7 @@ impl Engine {
 
     pub fn execute(&mut self, command: Command) -> Flow {
         if let Some(finished) = self.search.take_if(|search| search.is_finished()) {
-            self.searcher = finished.join();
+            self.take_back_searcher(finished.join());
         }
         match command {
             // Answered at once, also during a search, which goes on.
@@ -138,7 +138,15 @@ impl Engine {
     /// when this returns. Nothing happens if no search runs.
     pub fn stop_search(&mut self) {
         if let Some(search) = self.search.take() {
-            self.searcher = search.stop();
+            let searcher = search.stop();
+            self.take_back_searcher(searcher);
+        }
+    }
+
+    /// A search gives its searcher back; a perft had none to give.
+    fn take_back_searcher(&mut self, searcher: Option<Searcher>) {
+        if searcher.is_some() {
+            self.searcher = searcher;
         }
     }
 
@@ -347,17 +355,15 @@ impl Engine {
         Ok(SearchRequest { limits, root_moves, ponder: params.ponder, show_ponder: false })
     }
 
-    /// `go perft`: runs to the end before the next line is read.
+    /// `go perft`: runs on its own thread like a search, so `isready`
+    /// answers at once and `stop` ends it.
     fn perft(&mut self, depth: u32) {
         self.stop_search();
         if depth == 0 {
             self.output.line("nodes 1");
             return;
         }
-        let counts = self.session.divide(depth);
-        let total: u64 = counts.iter().map(|&(_, count)| count).sum();
-        let lines = counts.iter().map(|(mv, count)| format!("{mv}: {count}"));
-        self.output.lines(lines.chain([format!("nodes {total}")]));
+        self.search = SearchJob::start_perft(self.session.clone(), depth, self.output.clone());
     }
 
     fn query(&self, query: Query) {

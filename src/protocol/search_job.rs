@@ -1,7 +1,7 @@
-//! A search running on its own thread, so the input loop stays free to
-//! answer `isready`, `stop` and `ponderhit`. The `Searcher` moves into the
-//! thread and comes back when it is joined; the thread prints its `info`
-//! lines and exactly one `bestmove` before it ends.
+//! A search (or a `go perft`) running on its own thread, so the input loop
+//! stays free to answer `isready`, `stop` and `ponderhit`. A search's
+//! `Searcher` moves into the thread and comes back when it is joined; the
+//! thread prints its `info` lines and exactly one `bestmove` before it ends.
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
@@ -15,7 +15,8 @@ use crate::search::{Limits, Searcher, Signals};
 
 pub struct SearchJob {
     signals: Arc<Signals>,
-    thread: JoinHandle<Searcher>,
+    /// Gives back the searcher it took, if any.
+    thread: JoinHandle<Option<Searcher>>,
 }
 
 /// What one `go` asks, beyond its limits.
@@ -46,7 +47,7 @@ impl SearchJob {
         let fallback = (game.clone(), request.show_ponder);
         let spawned = spawn_search_thread(move || {
             run(&mut searcher, game.as_ref(), &request, &thread_signals, &thread_output);
-            searcher
+            Some(searcher)
         });
         match spawned {
             Ok(thread) => Some(SearchJob { signals, thread }),
@@ -61,6 +62,38 @@ impl SearchJob {
                     ..SearchRequest::default()
                 };
                 run(&mut Searcher::new(1), game.as_ref(), &request, &Signals::default(), &output);
+                None
+            }
+        }
+    }
+
+    /// Starts `go perft depth`: each first move's count as it is known, then
+    /// `nodes <total>`, or, once stopped, a line that says so.
+    pub fn start_perft(game: Box<dyn Session>, depth: u32, output: Output) -> Option<SearchJob> {
+        let signals = Arc::new(Signals::default());
+        let thread_signals = Arc::clone(&signals);
+        let thread_output = output.clone();
+        let spawned = spawn_search_thread(move || {
+            let (mut counted, mut total) = (0, 0);
+            let finished = game.divide(depth, &thread_signals.stop, &mut |mv, count| {
+                thread_output.line(format!("{mv}: {count}"));
+                counted += 1;
+                total += count;
+            });
+            if finished {
+                thread_output.line(format!("nodes {total}"));
+            } else {
+                let moves = game.legal_moves().len();
+                thread_output.line(format!(
+                    "info string perft stopped: {counted} of {moves} first moves counted, {total} nodes"
+                ));
+            }
+            None
+        });
+        match spawned {
+            Ok(thread) => Some(SearchJob { signals, thread }),
+            Err(error) => {
+                output.line(format!("info string error: cannot start perft: {error}"));
                 None
             }
         }
@@ -81,6 +114,7 @@ impl SearchJob {
     }
 
     /// Stops the search; its `bestmove` has been printed when this returns.
+    /// Gives back the searcher it took (none for perft, or if the thread died).
     pub fn stop(self) -> Option<Searcher> {
         self.signals.stop.store(true, Ordering::Relaxed);
         self.join()
@@ -89,11 +123,10 @@ impl SearchJob {
     /// Waits for the search to end by itself and takes the searcher back;
     /// `None` if the thread died (the engine then makes a new one).
     pub fn join(self) -> Option<Searcher> {
-        let searcher = self.thread.join().ok();
-        if searcher.is_none() {
+        self.thread.join().unwrap_or_else(|_| {
             log::error!("the search thread died");
-        }
-        searcher
+            None
+        })
     }
 }
 
@@ -101,7 +134,9 @@ impl SearchJob {
 /// Test seam: search threads cannot start while set.
 static REFUSE_THREADS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-fn spawn_search_thread(work: impl FnOnce() -> Searcher + Send + 'static) -> std::io::Result<JoinHandle<Searcher>> {
+fn spawn_search_thread(
+    work: impl FnOnce() -> Option<Searcher> + Send + 'static,
+) -> std::io::Result<JoinHandle<Option<Searcher>>> {
     #[cfg(test)]
     if REFUSE_THREADS.load(Ordering::Relaxed) {
         return Err(std::io::Error::other("refused by the test seam"));

@@ -17,7 +17,7 @@ mod types;
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use game::Game;
 pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
-pub use perft::{divide, perft};
+pub use perft::{divide, perft, perft_until};
 pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
 pub use position::{DrawReason, Outcome, PodPlace, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant, VariantParseError};

@@ -1,8 +1,9 @@
 //! Pods behind the `Session` interface: a game record seen through text.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
-use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, divide, perft};
+use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, perft, perft_until};
 use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
@@ -91,8 +92,19 @@ impl Session for PodsSession {
         perft(self.game.rules(), self.game.position(), depth)
     }
 
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        divide(self.game.rules(), self.game.position(), depth).into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    fn divide(&self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(&str, u64)) -> bool {
+        let (rules, position) = (self.game.rules(), self.game.position());
+        let mut moves = MoveList::new();
+        position.generate_moves(rules, &mut moves);
+        for &mv in moves.iter() {
+            let mut next = *position;
+            next.play_unchecked(rules, mv);
+            match perft_until(rules, &next, depth.saturating_sub(1), stop) {
+                Some(count) => each(&mv.to_string(), count),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// The board as drawn (turned by the position's rotation) with each

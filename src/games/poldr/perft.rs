@@ -1,5 +1,7 @@
 //! perft and divide for POLD.R: move-generation counts that pin the rules down.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::moves::Move;
 use super::position::Position;
 
@@ -22,6 +24,25 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut counts = Vec::new();
     position.for_each_move(|mv| counts.push((mv, perft_after(position, mv, depth.saturating_sub(1)))));
     counts
+}
+
+/// perft that gives up (`None`) once `stop` is set; it looks at the flag at
+/// every node at least three plies above the leaves, which costs nothing
+/// beside the work below them.
+pub fn perft_until(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth < 3 {
+        return Some(perft(position, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut total = 0;
+    for mv in position.legal_moves() {
+        let mut next = *position;
+        next.play_unchecked(mv);
+        total += perft_until(&next, depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 fn perft_after(position: &Position, mv: Move, depth: u32) -> u64 {

@@ -1,7 +1,9 @@
 //! POLD.R behind the `Session` interface: a game record seen through text.
 
+use std::sync::atomic::AtomicBool;
+
 use super::moves::Move;
-use super::perft::{divide, perft};
+use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::search::PoldrGame;
 use super::types::{Cell, Seat};
@@ -103,8 +105,17 @@ impl Session for PoldrSession {
         perft(&self.position, depth)
     }
 
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        divide(&self.position, depth).into_iter().map(|(mv, n)| (mv.to_string(), n)).collect()
+    fn divide(&self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(&str, u64)) -> bool {
+        // The rules' moves: perft ignores forfeits.
+        for mv in self.position.legal_moves() {
+            let mut next = self.position;
+            next.play_unchecked(mv);
+            match perft_until(&next, depth.saturating_sub(1), stop) {
+                Some(count) => each(&mv.to_string(), count),
+                None => return false,
+            }
+        }
+        true
     }
 
     /// The grid from the top rank down with coordinates, then the position
