@@ -270,6 +270,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// Stdout for the subcommands. A reader that went away (`| head -1`) ends
+/// the run quietly with a failure status, not a panic: after the first
+/// failed write nothing more is written, and `finish` reports it.
+struct Out {
+    stdout: io::StdoutLock<'static>,
+    failed: Option<io::Error>,
+}
+
+impl Out {
+    fn new() -> Out {
+        Out { stdout: io::stdout().lock(), failed: None }
+    }
+
+    fn line(&mut self, text: impl std::fmt::Display) {
+        if self.failed.is_none()
+            && let Err(error) = writeln!(self.stdout, "{text}").and_then(|()| self.stdout.flush())
+        {
+            self.failed = Some(error);
+        }
+    }
+
+    /// Whether the reader has gone: there is no point going on.
+    fn closed(&self) -> bool {
+        self.failed.is_some()
+    }
+
+    fn finish(self) -> io::Result<()> {
+        self.failed.map_or(Ok(()), Err)
+    }
+}
+
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
     error
         .chain()
@@ -279,38 +310,36 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
     let session = args.game.session(&[])?;
     let started = Instant::now();
-    let mut out = io::stdout().lock();
+    let mut out = Out::new();
     let total = if args.divide && args.depth > 0 {
-        let (mut total, mut written) = (0, Ok(()));
+        let mut total = 0;
         session.divide(args.depth, &AtomicBool::new(false), &mut |mv, count| {
             total += count;
-            if written.is_ok() {
-                written = writeln!(out, "{mv}: {count}");
-            }
+            out.line(format_args!("{mv}: {count}"));
         });
-        written?;
         total
     } else {
         session.perft(args.depth)
     };
-    writeln!(out, "nodes {total}")?;
+    out.line(format_args!("nodes {total}"));
     log::info!("perft {} in {} ms", args.depth, started.elapsed().as_millis());
-    Ok(())
+    Ok(out.finish()?)
 }
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
+    let mut out = Out::new();
     if let Some(BenchKind::Perft) = args.kind {
         for run in bench::perft_speed() {
-            println!(
+            out.line(format_args!(
                 "perft {} {}: {} nodes {} ms {} nps",
                 run.variant,
                 run.depth,
                 run.nodes,
                 run.elapsed.as_millis(),
                 per_second(run.nodes, run.elapsed)
-            );
+            ));
         }
-        return Ok(());
+        return Ok(out.finish()?);
     }
     if args.depth == 0 {
         bail!("--depth must be at least 1");
@@ -319,19 +348,19 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     // versions; it comes last, as tools that read a bench expect.
     let poldr = bench::run_poldr(bench::POLDR_DEPTH, |index, run| {
         let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
-        println!(
+        out.line(format_args!(
             "position {}/{} poldr {}: bestmove {best} nodes {} time {} ms",
             index + 1,
             bench::POLDR_POSITIONS.len(),
             run.line,
             run.nodes,
             run.elapsed.as_millis()
-        );
+        ));
     });
-    println!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed));
+    out.line(format_args!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed)));
     let total = bench::run(args.depth, |index, run| {
         let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
-        println!(
+        out.line(format_args!(
             "position {}/{} {} {}: bestmove {best} nodes {} time {} ms",
             index + 1,
             bench::POSITIONS.len(),
@@ -339,11 +368,10 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             run.position.line,
             run.nodes,
             run.elapsed.as_millis()
-        );
+        ));
     });
-    println!("Bench: {} nodes {} nps", total.nodes, per_second(total.nodes, total.elapsed));
-
-    Ok(())
+    out.line(format_args!("Bench: {} nodes {} nps", total.nodes, per_second(total.nodes, total.elapsed)));
+    Ok(out.finish()?)
 }
 
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
@@ -363,7 +391,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         None => vec![(1, "(command line)".to_string())],
         Some(path) => read_positions(path)?,
     };
-    let mut out = io::stdout().lock();
+    let mut out = Out::new();
     let mut progress =
         ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
     let mut failures = 0;
@@ -376,28 +404,31 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         match session {
             Ok(session) if args.json => {
                 let analysis = analysis::analyse(&mut searcher, session.as_ref(), &limits);
-                writeln!(out, "{}", analysis.to_json(*index, input, session.as_ref()))?;
+                out.line(analysis.to_json(*index, input, session.as_ref()));
             }
             Ok(session) => {
                 if args.positions.is_some() {
-                    writeln!(out, "info string position {index}: {input}")?;
+                    out.line(format_args!("info string position {index}: {input}"));
                 }
-                analyse_as_text(&mut out, &mut searcher, session.as_ref(), &limits)?;
+                analyse_as_text(&mut out, &mut searcher, session.as_ref(), &limits);
             }
             Err(error) => {
                 failures += 1;
                 let message = format!("{error:#}");
                 if args.json {
-                    writeln!(out, "{}", analysis::error_json(*index, input, &message))?;
+                    out.line(analysis::error_json(*index, input, &message));
                 } else {
-                    writeln!(out, "info string error: position {index}: {message}")?;
+                    out.line(format_args!("info string error: position {index}: {message}"));
                 }
             }
         }
-        out.flush()?;
+        if out.closed() {
+            break;
+        }
         progress.advance();
     }
     progress.finish();
+    out.finish()?;
     if failures > 0 {
         bail!("{failures} of {} positions could not be analysed", inputs.len());
     }
@@ -405,26 +436,16 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
 }
 
 /// The protocol's lines for one position: the info lines as they come, then `bestmove`.
-fn analyse_as_text(
-    out: &mut impl Write,
-    searcher: &mut Searcher,
-    session: &dyn Session,
-    limits: &Limits,
-) -> io::Result<()> {
+fn analyse_as_text(out: &mut Out, searcher: &mut Searcher, session: &dyn Session, limits: &Limits) {
     searcher.clear();
     if let Some(outcome) = session.ending() {
-        writeln!(out, "info string game over: {outcome}")?;
-        return writeln!(out, "{}", BestMove::default());
+        out.line(format_args!("info string game over: {outcome}"));
+        out.line(BestMove::default());
+        return;
     }
-    let mut written = Ok(());
-    let mut best = search_and_report(searcher, session, limits, &[], &Signals::default(), |info| {
-        if written.is_ok() {
-            written = writeln!(out, "{info}");
-        }
-    });
-    written?;
+    let mut best = search_and_report(searcher, session, limits, &[], &Signals::default(), |info| out.line(info));
     best.ponder = None;
-    writeln!(out, "{best}")
+    out.line(best);
 }
 
 /// The numbered lines of a positions file ('-': stdin) worth analysing.
@@ -513,6 +534,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         }
     };
     let time = started.elapsed().as_millis();
+    let mut out = Out::new();
     if args.json {
         let proof = match &proof {
             None => "\"proven\":false".to_string(),
@@ -522,22 +544,24 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 format!("\"proven\":true,\"winner\":{winner},\"mate\":{mate},\"line\":[{}]", line.join(","))
             }
         };
-        println!("{{\"type\":\"solve\",\"position\":\"{position}\",{proof},\"nodes\":{nodes},\"time\":{time}}}");
+        out.line(format_args!(
+            "{{\"type\":\"solve\",\"position\":\"{position}\",{proof},\"nodes\":{nodes},\"time\":{time}}}"
+        ));
     } else {
-        println!("position {position}");
+        out.line(format_args!("position {position}"));
         match &proof {
-            None => println!("result unknown: no proof within the limits"),
+            None => out.line("result unknown: no proof within the limits"),
             Some((mate, line, winner)) => {
                 let winner = winner.map_or("the side to move loses".to_string(), |seat| {
                     format!("{} (p{}) wins", game.seat_name(seat), seat + 1)
                 });
-                println!("result {winner}, mate {mate}");
-                println!("line {}", line.join(" "));
+                out.line(format_args!("result {winner}, mate {mate}"));
+                out.line(format_args!("line {}", line.join(" ")));
             }
         }
-        println!("nodes {nodes} time {time} ms");
+        out.line(format_args!("nodes {nodes} time {time} ms"));
     }
-    Ok(())
+    Ok(out.finish()?)
 }
 
 fn per_second(count: u64, elapsed: Duration) -> u64 {

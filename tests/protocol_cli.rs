@@ -141,20 +141,29 @@ fn analyse_json_answers_each_position_with_one_object_errors_included() {
 }
 
 #[test]
-fn a_closed_output_ends_analyse_quietly_with_a_failure() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
-        .args(["analyse", "--json", "--depth", "2", "--positions", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the podium binary runs");
-    // The reader goes away at once; many positions follow.
-    drop(child.stdout.take());
-    child.stdin.take().unwrap().write_all("startpos\n".repeat(200).as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(1), "{output:?}");
-    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["analyse", "--json", "--depth", "2", "--positions", "-"], "startpos\n"),
+        (&["analyse", "--depth", "2", "--positions", "-"], "startpos\n"),
+        (&["perft", "--depth", "3", "--divide"], ""),
+        (&["bench", "--depth", "2"], ""),
+        (&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"], ""),
+    ];
+    for (args, input) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the podium binary runs");
+        // The reader goes away at once.
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(input.repeat(200).as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        assert!(output.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
 }
 
 #[test]
