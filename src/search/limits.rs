@@ -63,6 +63,9 @@ pub struct TimeBudget {
 
 /// Never plan to use the last few milliseconds of the clock.
 const CLOCK_SAFETY: Duration = Duration::from_millis(5);
+/// A fixed time per move is aimed this far short (a tenth, at most this
+/// much): a loaded machine can deschedule the process past its deadline.
+const MOVETIME_SAFETY: Duration = Duration::from_millis(25);
 /// The shortest hard limit we aim for, so a search always gets a first iteration done.
 const MIN_THINK: Duration = Duration::from_millis(1);
 
@@ -76,8 +79,10 @@ impl Limits {
         }
         let mut budget = TimeBudget { soft: None, hard: None };
         if let Some(movetime) = self.movetime {
-            // A fixed time per move is meant to be used: iterations run to the end of it.
-            let hard = movetime.saturating_sub(self.move_overhead).max(MIN_THINK);
+            // A fixed time per move is meant to be used: iterations run to
+            // the end of it, less the overhead and a margin for a busy machine.
+            let margin = (movetime / 10).min(MOVETIME_SAFETY);
+            let hard = movetime.saturating_sub(self.move_overhead + margin).max(MIN_THINK);
             budget = TimeBudget { soft: Some(hard), hard: Some(hard) };
         }
         if let Some(clock) = self.clock {
@@ -103,9 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn movetime_is_a_hard_limit_less_the_overhead() {
+    fn movetime_is_a_hard_limit_less_the_overhead_and_a_margin() {
         let limits = Limits { movetime: Some(ms(100)), move_overhead: ms(10), ..Limits::default() };
-        assert_eq!(limits.budget(16), TimeBudget { soft: Some(ms(90)), hard: Some(ms(90)) });
+        assert_eq!(limits.budget(16), TimeBudget { soft: Some(ms(80)), hard: Some(ms(80)) });
+        let limits = Limits { movetime: Some(ms(2000)), move_overhead: ms(10), ..Limits::default() };
+        assert_eq!(limits.budget(16).hard, Some(ms(1965)));
     }
 
     #[test]
@@ -135,6 +142,7 @@ mod tests {
             clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),
             ..Limits::default()
         };
-        assert_eq!(both.budget(16).hard, Some(ms(50)));
+        // The movetime, less its margin (a tenth), wins over the long clock.
+        assert_eq!(both.budget(16).hard, Some(ms(45)));
     }
 }
