@@ -45,14 +45,12 @@ impl Output {
 }
 
 /// A `Write` sink that keeps everything in memory, for tests of the protocol
-/// without pipes.
-#[cfg(test)]
+/// without pipes (and for embedding the engine in a program).
 #[derive(Clone, Default)]
 pub struct MemorySink {
     bytes: Arc<Mutex<Vec<u8>>>,
 }
 
-#[cfg(test)]
 impl MemorySink {
     /// Everything written so far, line by line; clears the sink.
     pub fn take_lines(&self) -> Vec<String> {
@@ -63,7 +61,6 @@ impl MemorySink {
     }
 }
 
-#[cfg(test)]
 impl Write for MemorySink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.bytes.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend_from_slice(buf);

@@ -163,38 +163,21 @@ fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, sig
 
 #[cfg(test)]
 mod tests {
-    use std::io::{self, Write};
-    use std::sync::Mutex;
-
     use super::*;
     use crate::games::poldr::{self, PoldrSession};
-
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Captured {
-        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(bytes);
-            Ok(bytes.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::protocol::output::MemorySink;
 
     #[test]
     fn a_search_thread_that_cannot_start_still_answers_with_a_legal_move() {
         let game = PoldrSession::new(poldr::Position::start(5, 2, 16).unwrap());
-        let captured = Captured::default();
+        let sink = MemorySink::default();
         REFUSE_THREADS.store(true, Ordering::Relaxed);
         let request =
             SearchRequest { limits: Limits { infinite: true, ..Limits::default() }, ..SearchRequest::default() };
-        let job = SearchJob::start(Searcher::new(1), Box::new(game.clone()), request, Output::new(captured.clone()));
+        let job = SearchJob::start(Searcher::new(1), Box::new(game.clone()), request, Output::new(sink.clone()));
         REFUSE_THREADS.store(false, Ordering::Relaxed);
         assert!(job.is_none());
-        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let lines = sink.take_lines();
         assert!(lines[0].starts_with("info string error: cannot start the search thread"), "{lines:?}");
         let best = lines.last().unwrap().strip_prefix("bestmove ").expect("a bestmove");
         assert!(game.legal_moves().contains(&best.to_string()), "{lines:?}");
