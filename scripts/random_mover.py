@@ -8,7 +8,7 @@ It answers the uci/ugi handshake (declaring the options of the Podium it runs, s
 Size, Bricks, Variant and the rest can be set), isready, setoption, newgame, uginewgame,
 ucinewgame, position, go (whatever its limits) with `bestmove <move>` at once, or `bestmove (none)`
 when the game is over, and quit; stop, ponderhit and the rest need nothing. The legal moves come
-from a Podium process (`moves`), driven with the arbiter's engine classes: every command that sets
+from a Podium process (`moves`), driven with the podium package's engine driver: every command that sets
 the game or the position is passed on to it, so the random mover plays whatever Podium plays,
 Pods and POLD.R for two or three players. The same seed and the same commands give the same moves.
 
@@ -20,17 +20,17 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import arbiter  # noqa: E402  (beside this script)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the checkout's podium package first
+from podium.errors import EngineFault  # noqa: E402
+from podium.notation import ANY_MOVE_RE, NO_MOVE  # noqa: E402
+from podium.protocol import EngineDriver, Timeouts  # noqa: E402
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PODIUM = os.path.join(REPOSITORY, "target", "release", "podium")
 # What Podium must see too, since it lists the moves: the game's settings and the position.
 FORWARDED = ("setoption", "newgame", "uginewgame", "ucinewgame", "position")
-ANY_MOVE_RE = re.compile(f"{arbiter.MOVE_RE.pattern}|{arbiter.POLDR_MOVE_RE.pattern}")
 
 
 class PodiumFailed(Exception):
@@ -41,14 +41,14 @@ def reply(*lines: str) -> None:
     print("\n".join(lines), flush=True)
 
 
-def random_move(podium: arbiter.UgiEngine, rng: random.Random) -> str:
+def random_move(podium: EngineDriver, rng: random.Random) -> str:
     moves = podium.listed_moves(ANY_MOVE_RE)
     if moves is None:
         raise PodiumFailed("podium printed no line of moves for `moves`")
-    return rng.choice(moves) if moves else arbiter.NO_MOVE
+    return rng.choice(moves) if moves else NO_MOVE
 
 
-def serve(podium: arbiter.UgiEngine, rng: random.Random, seed: int | None) -> None:
+def serve(podium: EngineDriver, rng: random.Random, seed: int | None) -> None:
     """Answers the commands on stdin until quit or the end of input."""
     for line in sys.stdin:
         words = line.split()
@@ -74,12 +74,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--podium", default=DEFAULT_PODIUM, metavar="PATH",
                         help=f"the Podium that lists the legal moves (default {DEFAULT_PODIUM})")
     args = parser.parse_args(argv)
-    podium = arbiter.UgiEngine([args.podium], "podium", arbiter.Timeouts())
+    podium = EngineDriver([args.podium], "podium", Timeouts())
     try:
         podium.start()
         podium.set_option("Hash", "1")  # it never searches
         serve(podium, random.Random(args.seed), args.seed)
-    except (arbiter.EngineFault, PodiumFailed) as error:
+    except (EngineFault, PodiumFailed) as error:
         print(f"info string error: random mover: {error}", flush=True)
         return 1
     finally:

@@ -1,19 +1,20 @@
-//! Runs the arbiter's Python tests (tests/arbiter/test_arbiter.py) against the
-//! podium binary that cargo just built, so `cargo test --release` covers them.
+//! Runs every Python test of scripts/ (tests/arbiter/test_*.py: the arbiter, its statistics and
+//! the Python client) against the podium binary that cargo just built, so `cargo test --release`
+//! covers them. unittest's discovery picks up each test file, a new one included.
 
 use std::process::Command;
 
 #[test]
-fn arbiter_python_tests_pass() {
+fn python_tests_pass() {
     let output = Command::new("python3")
-        .arg("tests/arbiter/test_arbiter.py")
+        .args(["-m", "unittest", "discover", "--start-directory", "tests/arbiter", "--pattern", "test_*.py"])
         .env("PODIUM_BIN", env!("CARGO_BIN_EXE_podium"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
-        .expect("python3 must be installed to run the arbiter tests");
+        .expect("python3 must be installed to run the Python tests");
     assert!(
         output.status.success(),
-        "arbiter tests failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
+        "Python tests failed ({}):\n--- stdout\n{}\n--- stderr\n{}",
         output.status,
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Tests of scripts/arbiter.py.
+"""Tests of scripts/arbiter.py: usage, matches of both games, faults, resume, the random mover,
+compliance and interruption, run as the user runs them.
 
 The engine comes from PODIUM_BIN (tests/arbiter.rs sets it, so `cargo test --release` runs
-these); without it only the arithmetic tests run. Broken engines are modes of fake_engine.py.
+these); without it only the usage tests run. Broken engines are modes of fake_engine.py.
 
     PODIUM_BIN=target/release/podium python3 tests/arbiter/test_arbiter.py
 """
 
 import json
-import math
 import os
 import re
 import signal
@@ -19,30 +19,18 @@ import time
 import unittest
 import uuid
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-ARBITER = os.path.join(ROOT, "scripts", "arbiter.py")
-FAKE = os.path.join(HERE, "fake_engine.py")
-RANDOM_MOVER = os.path.join(ROOT, "scripts", "random_mover.py")
-PODIUM = os.environ.get("PODIUM_BIN")
-NEEDS_PODIUM = unittest.skipUnless(PODIUM, "PODIUM_BIN is not set: set it to the podium binary to run this test")
+from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, fake, fake_command
 
-sys.path.insert(0, os.path.dirname(ARBITER))
-import arbiter  # noqa: E402
+from podium import errors, notation
+from podium.engines import Referee
+from podium.protocol import Timeouts
+from podium.records import load_records, points_for
+from podium.rules import GameRules
 
 
 def random_mover(seed: int) -> str:
     """The --engine cmd= token of a random mover asking PODIUM for the legal moves."""
     return f"cmd={sys.executable} {RANDOM_MOVER} --seed {seed} --podium {PODIUM}"
-
-
-def fake_command(mode: str) -> str:
-    return f"{sys.executable} {FAKE} {mode}"
-
-
-def fake(mode: str) -> str:
-    """The --engine cmd= token of a broken engine."""
-    return f"cmd={fake_command(mode)}"
 
 
 class ArbiterRun:
@@ -74,164 +62,8 @@ def reported_wld(stdout: str) -> tuple[int, int, int]:
 
 
 def wld_from_records(records: list[dict], first: str) -> tuple[int, int, int]:
-    points = [arbiter.points_for(record, first) for record in records]
+    points = [points_for(record, first) for record in records]
     return points.count(1.0), points.count(0.0), points.count(0.5)
-
-
-class StatisticsTest(unittest.TestCase):
-    """Expected values are worked out by hand in the comments."""
-
-    def test_elo_from_score(self):
-        # 0.75 -> -400 * log10(1/0.75 - 1) = -400 * log10(1/3) = 400 * 0.477121 = 190.85
-        self.assertAlmostEqual(arbiter.elo_from_score(0.75), 190.85, places=2)
-        # 0.5 -> log10(1) = 0; 0.25 mirrors 0.75
-        self.assertEqual(arbiter.elo_from_score(0.5), 0.0)
-        self.assertAlmostEqual(arbiter.elo_from_score(0.25), -190.85, places=2)
-        self.assertEqual(arbiter.elo_from_score(1.0), math.inf)
-
-    def test_trinomial_elo_and_interval(self):
-        # W=6 L=2 D=2: score s = (6 + 1) / 10 = 0.7 -> Elo = -400 log10(1/0.7 - 1) = 147.19
-        # per-game variance = (6 * 0.3^2 + 2 * 0.7^2 + 2 * 0.2^2) / 10 = (0.54 + 0.98 + 0.08) / 10 = 0.16
-        # standard error = sqrt(0.16 / 10) = 0.126491; 1.959964 * 0.126491 = 0.247919
-        # Elo(0.947919) = 504.04, Elo(0.452081) = -33.40 -> margin = (504.04 + 33.40) / 2 = 268.72
-        elo, margin = arbiter.elo_with_margin([2, 2, 6], arbiter.GAME_SCORES)
-        self.assertAlmostEqual(elo, 147.19, places=2)
-        self.assertAlmostEqual(margin, 268.72, places=1)
-
-    def test_likelihood_of_superiority(self):
-        # W=6 L=2: 0.5 * (1 + erf(4 / sqrt(2 * 8))) = 0.5 * (1 + erf(1)) = 0.5 * 1.842701 = 0.921350
-        self.assertAlmostEqual(arbiter.likelihood_of_superiority(6, 2), 0.921350, places=6)
-        self.assertEqual(arbiter.likelihood_of_superiority(3, 3), 0.5)
-        self.assertEqual(arbiter.likelihood_of_superiority(0, 0), 0.5)
-
-    def test_pentanomial_elo_and_interval(self):
-        # pairs [LL, LD, WL+DD, WD, WW] = [1, 1, 4, 3, 1], pair scores 0, .25, .5, .75, 1
-        # mean = (0 + 0.25 + 2 + 2.25 + 1) / 10 = 0.55 -> Elo = -400 log10(1/0.55 - 1) = 34.86
-        # variance = (0.55^2 + 0.3^2 + 4 * 0.05^2 + 3 * 0.2^2 + 0.45^2) / 10 = 0.725 / 10 = 0.0725
-        # se = sqrt(0.0725 / 10) = 0.085147; 1.959964 * se = 0.166886
-        # Elo(0.716886) = 161.04, Elo(0.383114) = -83.10 -> margin = 122.07
-        elo, margin = arbiter.elo_with_margin([1, 1, 4, 3, 1], arbiter.PAIR_SCORES)
-        self.assertAlmostEqual(elo, 34.86, places=2)
-        self.assertAlmostEqual(margin, 122.07, places=1)
-
-    def test_sprt_bounds(self):
-        # alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439, ln(0.95 / 0.05) = +2.944439
-        lower, upper = arbiter.sprt_bounds(0.05, 0.05)
-        self.assertAlmostEqual(lower, -2.944439, places=6)
-        self.assertAlmostEqual(upper, 2.944439, places=6)
-
-    def test_sprt_llr_pentanomial_logistic(self):
-        # [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725 (see above), 10 pairs
-        # s0 = score(0 Elo) = 0.5; s1 = score(5 Elo) = 1 / (1 + 10^(-5/400)) = 0.507195
-        # LLR = 10/2 * ln((0.0725 + 0.05^2) / (0.0725 + 0.042805^2)) = 5 * ln(0.075 / 0.074332) = 0.04472
-        self.assertAlmostEqual(arbiter.logistic_score(5), 0.507195, places=6)
-        self.assertAlmostEqual(arbiter.sprt_llr([1, 1, 4, 3, 1], 0, 5), 0.04472, places=4)
-        # symmetric [1, 2, 4, 2, 1]: mean 0.5 = s0, variance = (2 * 0.25 + 4 * 0.0625) / 10 = 0.075
-        # LLR = 5 * ln(0.075 / (0.075 + 0.007195^2)) = -0.003451: a little evidence for H0
-        self.assertAlmostEqual(arbiter.sprt_llr([1, 2, 4, 2, 1], 0, 5), -0.003451, places=5)
-        self.assertEqual(arbiter.sprt_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
-
-    def test_sprt_verdicts(self):
-        sprt = arbiter.Sprt(0, 5, 0.05, 0.05)
-        self.assertEqual(sprt.verdict(3.0), "H1 accepted")
-        self.assertEqual(sprt.verdict(-3.0), "H0 accepted")
-        self.assertEqual(sprt.verdict(0.0), "continue")
-        # all pairs won: the empty cells count 0.001 so the LLR still grows with every pair
-        self.assertLess(arbiter.sprt_llr([0, 0, 0, 0, 4], 0, 200), 2.944439)
-        self.assertGreater(arbiter.sprt_llr([0, 0, 0, 0, 5], 0, 200), 2.944439)
-
-    def test_tally_counts_pairs_from_the_first_engine_side(self):
-        def record(game, white, black, result):
-            return {"game": game, "pair": game // 2, "white": white, "black": black, "result": result,
-                    "reason": "no legal move"}
-        tally = arbiter.Tally("new")
-        for rec in [record(0, "new", "old", "1-0"), record(1, "old", "new", "1-0"),  # W + L -> WL
-                    record(2, "new", "old", "1/2-1/2"), record(3, "old", "new", "0-1"),  # D + W -> WD
-                    record(4, "new", "old", "0-1")]:  # unpaired: counts as a game only
-            tally.add(rec)
-        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 2, 1))
-        self.assertEqual(tally.pentanomial(), [0, 0, 1, 1, 0])
-
-    def test_wilson_interval(self):
-        # 2 of 4: p = 0.5, z^2 = 3.841459; centre = 0.5 + z^2/8 = 0.980182
-        # spread = z * sqrt(0.25/4 + z^2/64) = 1.959964 * sqrt(0.122523) = 0.686052; scale = 1 + z^2/4 = 1.960365
-        # -> (0.980182 -/+ 0.686052) / 1.960365 = 0.150039, 0.849961
-        low, high = arbiter.wilson_interval(2, 4)
-        self.assertAlmostEqual(low, 0.150039, places=5)
-        self.assertAlmostEqual(high, 0.849961, places=5)
-        # 0 of 4: centre = spread = z^2/8 = 0.480182 -> 0 and 0.960365 / 1.960365 = 0.489891
-        low, high = arbiter.wilson_interval(0, 4)
-        self.assertAlmostEqual(low, 0.0, places=9)
-        self.assertAlmostEqual(high, 0.489891, places=5)
-        self.assertEqual(arbiter.wilson_interval(0, 0), (0.0, 1.0))
-
-    def test_tally_of_poldr_records(self):
-        def record(index, seats, result, reason="most bricks"):
-            return {"game": "poldr", "index": index, "pair": index // 2, "seats": seats, "result": result,
-                    "reason": reason}
-        tally = arbiter.Tally("new")
-        for rec in [record(0, ["new", "old"], "p1win"), record(1, ["old", "new"], "p1win"),  # W + L -> WL
-                    record(2, ["new", "old"], "p2win"), record(3, ["old", "new"], "p1win"),  # L + L -> LL
-                    record(4, ["new", "old"], "p2win", "illegal move"),  # unpaired, "new" faulted
-                    record(5, ["old", "new"], "p2win", "crash")]:  # W, "old" crashed -> LW = WL
-            tally.add(rec)
-        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 4, 0))
-        self.assertEqual(tally.pentanomial(), [1, 0, 2, 0, 0])
-        self.assertEqual(dict(tally.seat_wins), {"p1": 3, "p2": 3})
-        self.assertEqual(dict(tally.faults), {("new", "illegal move"): 1, ("old", "crash"): 1})
-        self.assertEqual(arbiter.record_index(record(5, ["a", "b"], "p1win")), 5)
-
-    def test_tally_of_three_player_records(self):
-        def record(index, seats, result, final, reason="most bricks", faulty=None):
-            return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "result": result,
-                    "reason": reason, "final": final, "faulty": faulty}
-        tally = arbiter.Tally("a")
-        for rec in [record(0, ["a", "b", "c"], "p1win", "4/4/4/4 y 8,5,2 2 30 29,27,28"),
-                    record(1, ["a", "c", "b"], "p3win", "4/4/4/4 r 3,4,6 2 29 25,27,28"),
-                    record(2, ["b", "a", "c"], "p1win", "4/4/4/4 r 7,6,6 1 5 4,5,3", "illegal move", "c")]:
-            tally.add(rec)
-        self.assertEqual(tally.games, 3)
-        self.assertEqual(dict(tally.engine_wins), {"a": 1, "b": 2})
-        self.assertEqual(dict(tally.seat_wins), {"p1": 2, "p3": 1})
-        # a's reserves 8, 3, 6; b's 5, 6, 7; c's 2, 4, 6
-        self.assertEqual(tally.final_reserves, {"a": [8, 3, 6], "b": [5, 6, 7], "c": [2, 4, 6]})
-        self.assertEqual(dict(tally.faults), {("c", "illegal move"): 1})
-
-    def test_seatings_and_game_specs(self):
-        three = arbiter.GameRules("poldr", players=3)
-        self.assertEqual(three.seatings, [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
-        specs = arbiter.game_specs(12, three)
-        self.assertEqual([spec.group for spec in specs], [0] * 6 + [1] * 6)
-        self.assertEqual(specs[7].seating, (0, 2, 1))
-        two = arbiter.game_specs(3, arbiter.GameRules("poldr"))  # as ever: pairs with colours swapped
-        self.assertEqual([(spec.group, spec.seating) for spec in two], [(0, (0, 1)), (0, (1, 0)), (1, (0, 1))])
-        self.assertEqual(arbiter.whole_groups(7, three), 12)
-        self.assertEqual(arbiter.whole_groups(7, arbiter.GameRules("poldr")), 7)
-
-    def test_three_player_clock(self):
-        clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,
-                                  seats=("p1", "p2", "p3"))
-        self.assertTrue(clock.charge("p3", 300))
-        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p3time 710 p1inc 10 p2inc 10 p3inc 10")
-
-    def test_game_clock(self):
-        clock = arbiter.GameClock(arbiter.TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100)
-        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
-        self.assertTrue(clock.charge(arbiter.WHITE, 400))  # 1000 - 400 + 10
-        self.assertEqual(clock.remaining[arbiter.WHITE], 610)
-        self.assertAlmostEqual(clock.limit_seconds(arbiter.WHITE), 0.71)
-        self.assertTrue(clock.charge(arbiter.BLACK, 1050))  # over by 50 ms, inside the margin: 0 + 10
-        self.assertEqual(clock.remaining[arbiter.BLACK], 10)
-        self.assertFalse(clock.charge(arbiter.WHITE, 711))  # 610 + 100 ms margin exceeded
-        movetime = arbiter.GameClock(arbiter.TimeControl("movetime", value=100), margin_ms=50)
-        self.assertTrue(movetime.charge(arbiter.WHITE, 150))
-        self.assertFalse(movetime.charge(arbiter.WHITE, 151))
-
-    def test_parse_tc(self):
-        self.assertEqual(arbiter.parse_tc("1+0.01"), arbiter.TimeControl("tc", base_ms=1000, inc_ms=10))
-        self.assertEqual(arbiter.parse_tc("5"), arbiter.TimeControl("tc", base_ms=5000, inc_ms=0))
-        with self.assertRaises(arbiter.UsageError):
-            arbiter.parse_tc("fast")
 
 
 class UsageTest(unittest.TestCase):
@@ -278,7 +110,7 @@ class MatchTest(unittest.TestCase):
             self.assertEqual(record["variant"], variant)
             self.assertEqual(record["pair"], record["game"] // 2)
             self.assertIn(record["result"], ("1-0", "0-1", "1/2-1/2"))
-            self.assertNotIn(record["reason"], arbiter.ENGINE_FAULTS, record)
+            self.assertNotIn(record["reason"], errors.ENGINE_FAULTS, record)
             self.assertEqual(set(record["time_ms"]), {"white", "black"})
         by_pair: dict[int, list[dict]] = {}
         for record in records:
@@ -290,7 +122,7 @@ class MatchTest(unittest.TestCase):
 
     def replay(self, records: list[dict], variant) -> None:
         """Every move legal for an independent referee; the recorded end matches its verdict."""
-        referee = arbiter.Referee([PODIUM], variant, arbiter.Timeouts())
+        referee = Referee([PODIUM], variant, Timeouts())
         referee.launch()
         try:
             for record in records:
@@ -411,7 +243,7 @@ class ResumeTest(unittest.TestCase):
         done = run.match(*engines, *options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
         self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
-        resumed = arbiter.load_records(run.records)  # the cut-short line is skipped
+        resumed = load_records(run.records)  # the cut-short line is skipped
         self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
         self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
         openings = {record["game"]: record["opening"] for record in full}
@@ -423,8 +255,8 @@ POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game las
 NATURAL_ENDINGS = ("last brick", "most bricks")
 
 
-def poldr_rules(players: int) -> arbiter.GameRules:
-    return arbiter.GameRules("poldr", players=players, size=4, bricks=8)
+def poldr_rules(players: int) -> GameRules:
+    return GameRules("poldr", players=players, size=4, bricks=8)
 
 
 class PoldrRecordChecks(unittest.TestCase):
@@ -449,11 +281,11 @@ class PoldrRecordChecks(unittest.TestCase):
             self.assertEqual(set(record["time_ms"]), set(seats))
         for name in names:
             won = sum(record["winner"] == name for record in records)
-            reserves = [arbiter.poldr_reserves(record["final"])[record["seats"].index(name)] for record in records]
+            reserves = [notation.poldr_reserves(record["final"])[record["seats"].index(name)] for record in records]
             self.assertRegex(done.stdout, rf"(?m)^{name}: {games} games, won {won}, win share "
                                           rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\), "
                                           rf"mean final reserve {sum(reserves) / games:.2f}$")
-        for seat, colour in zip(seats, arbiter.POLDR_COLOURS):
+        for seat, colour in zip(seats, notation.POLDR_COLOURS):
             won = sum(record["result"] == f"{seat}win" for record in records)
             self.assertRegex(done.stdout, rf"(?m)^Seat {seat} \({colour}\): won {won}, win share "
                                           rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\)$")
@@ -468,7 +300,7 @@ class PoldrRecordChecks(unittest.TestCase):
         """Every move legal for an independent POLD.R referee; the game ends where the record says, as it
         says; a fault leaves the faulty engine to move, and the winner is the one the referee names when
         the side to move plays an illegal move there (Pa1Ma1 never is legal)."""
-        referee = arbiter.Referee([PODIUM], poldr_rules(len(records[0]["seats"])), arbiter.Timeouts())
+        referee = Referee([PODIUM], poldr_rules(len(records[0]["seats"])), Timeouts())
         referee.launch()
         try:
             for record in records:
@@ -487,11 +319,11 @@ class PoldrRecordChecks(unittest.TestCase):
                     self.assertIsNone(record["faulty"])
                     continue
                 self.assertFalse(referee.game_over(), record)
-                to_move = record["seats"][arbiter.POLDR_SIDES.index(record["final"].split()[1])]
+                to_move = record["seats"][notation.POLDR_SIDES.index(record["final"].split()[1])]
                 self.assertEqual(record["faulty"], to_move, record)
                 self.assertNotEqual(record["winner"], record["faulty"], record)
                 referee.set_position(record["opening"], [*record["moves"], "Pa1Ma1"])
-                self.assertEqual(referee.ask("result", errors_allowed=True), [record["result"]], record)
+                self.assertEqual(referee.judge("result", errors_allowed=True), [record["result"]], record)
         finally:
             referee.close()
 
@@ -538,7 +370,7 @@ class PoldrTest(PoldrRecordChecks):
             for record in records:
                 self.assertEqual((record["winner"], record["reason"], record["faulty"]), ("one", reason, mode), record)
                 self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
-            self.assertIn(f"one: 2 games, won 2, win share 100.00%", done.stdout)
+            self.assertIn("one: 2 games, won 2, win share 100.00%", done.stdout)
             self.assertIn(f"Faults: {mode} lost 2 by {reason}", done.stdout)
             self.replay(records)
 
@@ -555,7 +387,7 @@ class PoldrTest(PoldrRecordChecks):
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
         self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
-        resumed = arbiter.load_records(run.records)
+        resumed = load_records(run.records)
         self.check_records(resumed, done, 4)
         openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
@@ -621,7 +453,7 @@ class ThreePlayerTest(PoldrRecordChecks):
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(3 already recorded)", done.stdout)
         self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 3)
-        resumed = arbiter.load_records(run.records)
+        resumed = load_records(run.records)
         self.check_records(resumed, done, 6)
         openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:

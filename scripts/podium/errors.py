@@ -1,0 +1,105 @@
+"""Every exception of the package, in one module so that the client, the arbiter and the tests
+raise and catch the same types.
+
+    PodiumError
+    ├── EngineFault            the engine failed the protocol (reason + detail)
+    │   ├── EngineTerminated   its process is gone ("crash")
+    │   │   └── EngineStartFailed   its command could not be run at all
+    │   ├── EngineTimeout      no answer in time ("stall"); also a TimeoutError
+    │   └── ProtocolError      a line the protocol does not allow ("protocol error")
+    ├── EngineError            the engine refused a command: `info string error: <message>`
+    │   └── IllegalMoveError   a move of `position ... moves` could not be played
+    ├── PerspectiveError       a score asked from a view the protocol cannot give; also a ValueError
+    └── UsageError, RefereeError, Interrupted   the arbiter's own
+"""
+
+from __future__ import annotations
+
+import signal
+
+# Why a game ended when an engine broke the rules of the match (the `reason` of its EngineFault).
+ENGINE_FAULTS = ("illegal move", "crash", "stall", "time forfeit", "protocol error")
+
+
+class PodiumError(Exception):
+    """Base of every error this package raises."""
+
+
+class EngineFault(PodiumError):
+    """An engine did not do what the protocol, or the match, asks of it.
+
+    reason: one of ENGINE_FAULTS, how it failed; detail: what happened, for people."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail
+
+
+class EngineTerminated(EngineFault):
+    """The engine's process exited, closed its output, or cannot be written to."""
+
+    def __init__(self, detail: str):
+        super().__init__("crash", detail)
+
+
+class EngineStartFailed(EngineTerminated):
+    """The engine's command could not be executed at all (no such file, not executable)."""
+
+
+class EngineTimeout(EngineFault, TimeoutError):
+    """No answer came before the deadline."""
+
+    def __init__(self, detail: str):
+        super().__init__("stall", detail)
+
+
+class ProtocolError(EngineFault):
+    """The engine printed a line that the protocol does not allow where it came."""
+
+    def __init__(self, detail: str):
+        super().__init__("protocol error", detail)
+
+
+class EngineError(PodiumError):
+    """The engine refused a command and said why: `info string error: <message>`.
+
+    message: the engine's words; command: the line that was refused."""
+
+    def __init__(self, message: str, command: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.command = command
+
+
+class IllegalMoveError(EngineError):
+    """A move of `position ... moves` could not be played: the position stays just before it, and
+    the game is over, lost by the side that tried it (protocol.md, `position`).
+
+    move: the move as sent; index: its place in the moves, counting from 0."""
+
+    def __init__(self, message: str, command: str, move: str, index: int):
+        super().__init__(message, command)
+        self.move = move
+        self.index = index
+
+
+class PerspectiveError(PodiumError, ValueError):
+    """A score was asked from a side's view that the protocol cannot give: with three players only
+    the side to move's own view is known."""
+
+
+class UsageError(PodiumError):
+    """Bad command line, or an engine that cannot be used at all: one line, exit 2."""
+
+
+class RefereeError(PodiumError):
+    """The trusted referee failed, so nothing more can be judged: exit 1."""
+
+
+class Interrupted(PodiumError):
+    """SIGINT or SIGTERM arrived; the arbiter winds down and exits non-zero."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum

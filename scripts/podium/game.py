@@ -1,0 +1,232 @@
+"""One game of a match: the players propose moves, the referee decides everything, and the game
+ends as the rules say, or with a fault charged to the engine that made it."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .clock import GameClock
+from .engines import Player, Referee
+from .errors import EngineFault, RefereeError
+from .notation import (BLACK, NO_MOVE, WHITE, fen_fields, hand_of, ply_of, poldr_reserves, repetition_key,
+                       side_to_move, win_for)
+from .openings import Opening
+from .protocol import position_command
+from .rules import GameRules
+
+if TYPE_CHECKING:
+    from .match import MatchSettings
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int
+    group: int  # the games of one group share an opening, one game per seating (two players: a pair)
+    seating: tuple[int, ...]  # index into the engine list of the engine in each seat, in turn order
+
+
+def game_specs(games: int, rules: GameRules) -> list[GameSpec]:
+    """Game k of each group of len(seatings) games shares the group's opening and has seating k:
+    with two players games 2p and 2p+1 share opening p with colours swapped, the first engine
+    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings."""
+    seatings = rules.seatings
+    return [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
+
+
+@dataclass
+class Ending:
+    result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win", "p2win" or "p3win"
+    reason: str
+    detail: str = ""
+    faulty: str | None = None  # the engine whose fault ended the game
+
+
+class GameRunner:
+    """Plays one game: players propose moves, the referee decides everything.
+
+    Seats are keyed white/black in Pods and p1/p2(/p3) in POLD.R (GameRules.seat_keys)."""
+
+    def __init__(self, spec: GameSpec, opening: Opening, seats: dict[str, Player], referee: Referee,
+                 settings: MatchSettings, stop: threading.Event):
+        self.spec = spec
+        self.opening = opening
+        self.seats = seats
+        self.referee = referee
+        self.settings = settings
+        self.rules = settings.rules
+        self.stop = stop
+        self.clock = GameClock(settings.time_control, settings.margin_ms, self.rules.seat_keys)
+        self.moves: list[str] = []
+        self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
+        self.seen: Counter[str] = Counter()
+        # The current position; whose turn it is and the ply are read from the referee's position line each move.
+        self.fen = opening.fen
+        self.to_move, self.ply = self.rules.side_to_move(opening.fen), ply_of(opening.fen)
+        self.faults: dict[str, EngineFault] = {}  # seat -> the fault its engine made in this game
+
+    def run(self) -> dict | None:
+        """The game's record, or None when the match was stopped during it."""
+        self.referee.new_game()
+        ending = self._prepare_players()
+        while ending is None and not self.stop.is_set():
+            ending = self._judge_position()
+            if ending is None:
+                ending = self._play_move()
+        if self.stop.is_set():
+            return None
+        return self._record(ending)
+
+    def _prepare_players(self) -> Ending | None:
+        for seat in self.rules.seat_keys:
+            try:
+                self.seats[seat].prepare_for_game()
+            except EngineFault as fault:
+                fault = EngineFault(fault.reason, f"{fault.detail} (getting ready for the game)")
+                if ending := self._forfeit(seat, fault):
+                    return ending
+        return None
+
+    def _judge_position(self) -> Ending | None:
+        """The referee's verdict on the current position; also notes whose turn it is."""
+        self.referee.set_position(self.opening.fen, self.moves)
+        over = self.referee.game_over()
+        self.fen = fen = self.referee.fen()
+        if self.rules.poldr:  # no repetitions, no draws: every POLD.R game ends by the rules
+            if over:
+                return self._poldr_ending(self.referee.result(), fen)
+            self.to_move, self.ply = self.rules.side_to_move(fen), ply_of(fen)
+            return None
+        self.seen[repetition_key(fen)] += 1
+        repeated = self.seen[repetition_key(fen)] >= 3
+        if over:
+            return self._natural_ending(self.referee.result(), fen, repeated)
+        if repeated:
+            return Ending("1/2-1/2", "threefold repetition")
+        if self.settings.max_plies and ply_of(fen) >= self.settings.max_plies:
+            return Ending("1/2-1/2", "max plies", f"adjudicated at ply {ply_of(fen)}")
+        self.to_move, self.ply = side_to_move(fen), ply_of(fen)
+        return None
+
+    def _natural_ending(self, result: str, fen: str, repeated: bool) -> Ending:
+        if result == "draw":
+            return Ending("1/2-1/2", "threefold repetition" if repeated else "draw")
+        if result not in ("p1win", "p2win"):
+            raise RefereeError(f"referee says the game is over but gives result {result!r}")
+        winner = WHITE if result == "p1win" else BLACK
+        if self.settings.variant == "advanced" and not hand_of(fen, winner):
+            return Ending(win_for(winner), "hand emptied")
+        return Ending(win_for(winner), "no legal move")
+
+    def _poldr_ending(self, result: str, fen: str) -> Ending:
+        """POLD.R ends by a last brick laid in phase 1, or when nobody can clear: the most bricks win."""
+        if result not in [self.rules.win_for(seat) for seat in self.rules.seat_keys]:
+            raise RefereeError(f"referee says the POLD.R game is over but gives result {result!r}")
+        reserves = poldr_reserves(fen)
+        winner = self.rules.seat_keys.index(result[:-len("win")])
+        detail = f"reserves {fen_fields(fen)[2]}"
+        if reserves[winner] == 0:
+            return Ending(result, "last brick", detail)
+        if reserves.count(reserves[winner]) > 1:
+            detail += ", tie broken: reached first"
+        return Ending(result, "most bricks", detail)
+
+    def _play_move(self) -> Ending | None:
+        colour = self.to_move
+        if colour in self.faults:  # its engine failed before its turn came: it forfeits now
+            return self._forfeit(colour, self.faults[colour])
+        player = self.seats[colour]
+        asked = time.monotonic()
+        try:
+            move, elapsed = player.best_move(position_command(self.opening.fen, self.moves),
+                                             self.clock.go_command(), self.clock.limit_seconds(colour))
+        except EngineFault as fault:
+            self.used_ms[colour] += (time.monotonic() - asked) * 1000  # a forfeited move's time counts too
+            return self._forfeit(colour, fault)
+        elapsed_ms = elapsed * 1000
+        self.used_ms[colour] += elapsed_ms
+        if not self.clock.charge(colour, elapsed_ms):
+            return self._forfeit(colour, EngineFault("time forfeit", f"{move} took {elapsed_ms:.0f} ms"))
+        if move == NO_MOVE:
+            return self._forfeit(colour, EngineFault("illegal move", "bestmove (none) in a game still on"))
+        if not self.referee.is_legal(move):
+            return self._forfeit(colour, EngineFault("illegal move", f"{move} at ply {self.ply}"))
+        self.moves.append(move)
+        return None
+
+    def _forfeit(self, seat: str, fault: EngineFault) -> Ending | None:
+        """Charges a fault to seat, whose engine then cannot win this game.
+
+        When one seat is left without a fault it wins (always so with two players). Otherwise the
+        faulty seat must be the one to move, and the referee ranks the others by the rules'
+        scoring (Referee.forfeit_winner). A seat whose engine fails while getting ready for the
+        game, before its turn has come, cannot be put to the referee yet: the game goes on without
+        asking it anything and it forfeits when its turn comes (None: the game is not over)."""
+        if fault.reason != "illegal move":
+            self.seats[seat].kill()  # crashed, hung or confused: a fresh process next game
+        self.faults[seat] = fault
+        standing = [other_seat for other_seat in self.rules.seat_keys if other_seat not in self.faults]
+        if len(standing) == 1:
+            winner = standing[0]
+        elif seat == self.to_move:
+            winner = self.referee.forfeit_winner(self.opening.fen, self.moves)
+            if winner not in standing:
+                raise RefereeError(f"referee let {winner}, which forfeited, win after {seat}'s fault")
+        else:
+            return None
+        name = self.seats[seat].spec.name
+        return Ending(self.rules.win_for(winner), fault.reason, f"{name}: {fault.detail}", faulty=name)
+
+    def _record(self, ending: Ending) -> dict:
+        if self.rules.poldr:
+            return self._poldr_record(ending)
+        return {
+            "game": self.spec.index,
+            "pair": self.spec.group,
+            "white": self.seats[WHITE].spec.name,
+            "black": self.seats[BLACK].spec.name,
+            "variant": self.settings.variant,
+            "opening": self.opening.fen,
+            "opening_base": self.opening.base,
+            "opening_moves": list(self.opening.moves),
+            "moves": self.moves,
+            "result": ending.result,
+            "reason": ending.reason,
+            "detail": ending.detail,
+            "time_ms": {WHITE: round(self.used_ms[WHITE]), BLACK: round(self.used_ms[BLACK])},
+            "time_control": self.settings.time_control.describe(),
+            "seed": self.settings.seed,
+            "finished": datetime.datetime.now().isoformat(timespec="seconds"),
+        }
+
+    def _poldr_record(self, ending: Ending) -> dict:
+        """The POLD.R record: "game" is "poldr" here, and the game's number is "index". The games
+        sharing an opening are a "pair" with two players and a "group" (of six) with three."""
+        rules, keys = self.rules, self.rules.seat_keys
+        return {
+            "game": "poldr",
+            "index": self.spec.index,
+            rules.group_key: self.spec.group,
+            "seats": [self.seats[seat].spec.name for seat in keys],
+            "players": rules.players,
+            "size": rules.size,
+            "bricks": rules.bricks,
+            "opening": self.opening.fen,
+            "opening_base": self.opening.base,
+            "opening_moves": list(self.opening.moves),
+            "moves": self.moves,
+            "final": self.fen,
+            "result": ending.result,
+            "winner": self.seats[ending.result[:-len("win")]].spec.name,
+            "reason": ending.reason,
+            "detail": ending.detail,
+            "faulty": ending.faulty,
+            "time_ms": {seat: round(self.used_ms[seat]) for seat in keys},
+            "time_control": self.settings.time_control.describe(),
+            "seed": self.settings.seed,
+            "finished": datetime.datetime.now().isoformat(timespec="seconds"),
+        }

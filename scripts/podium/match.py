@@ -1,0 +1,228 @@
+"""A match: games scheduled over workers (each with its own engines and referee), every record
+written as it comes, progress and the final report, an early stop on an SPRT verdict."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import traceback
+from dataclasses import dataclass, field
+
+from .clock import TimeControl
+from .engines import EngineSpec, Player, Referee
+from .errors import RefereeError
+from .game import GameRunner, GameSpec, game_specs
+from .notation import POLDR_COLOURS
+from .openings import OpeningBook
+from .process import CHILDREN, Transcript
+from .protocol import Timeouts
+from .records import RecordFile, is_poldr_record, record_engines, record_index
+from .rules import GameRules
+from .stats import (GAME_SCORES, PAIR_SCORES, Sprt, Tally, elo_with_margin, format_elo, likelihood_of_superiority,
+                    share_with_interval, sprt_bounds, sprt_llr)
+
+
+@dataclass
+class MatchSettings:
+    engines: list[EngineSpec]
+    referee_argv: list[str]
+    variant: str | None  # Pods; None for POLD.R
+    games: int
+    concurrency: int
+    time_control: TimeControl
+    margin_ms: int
+    max_plies: int
+    rotation: str
+    random_plies: int
+    seed: int
+    opening_lines: list[str] | None
+    records_path: str
+    sprt: Sprt | None
+    timeouts: Timeouts
+    transcript: Transcript
+    rules: GameRules = field(default_factory=GameRules)
+
+
+class Worker(threading.Thread):
+    """Plays games one after another with its own engines (one per seat) and its own referee."""
+
+    def __init__(self, number: int, match: Match):
+        super().__init__(name=f"worker {number}", daemon=True)
+        self.number = number
+        self.match = match
+
+    def run(self) -> None:
+        settings = self.match.settings
+        transcript = settings.transcript.tagged(f"w{self.number}:")
+        players = [Player(spec, settings.rules, settings.timeouts, transcript) for spec in settings.engines]
+        referee = Referee(settings.referee_argv, settings.rules, settings.timeouts, transcript)
+        try:
+            referee.launch()
+            self._play_games(players, referee)
+        except RefereeError as error:
+            self._report_error(str(error))
+        except Exception as error:  # a bug: report it instead of dying silently
+            if not self.match.stop.is_set():
+                traceback.print_exc()
+            self._report_error(f"internal error in {self.name}: {error!r}")
+        finally:
+            for engine in (*players, referee):
+                engine.close()
+            self.match.results.put(("done", None))
+
+    def _play_games(self, players: list[Player], referee: Referee) -> None:
+        while not self.match.stop.is_set():
+            try:
+                spec = self.match.pending.get_nowait()
+            except queue.Empty:
+                return
+            opening = self.match.book.for_group(spec.group, referee)
+            seats = {seat: players[engine] for seat, engine in zip(self.match.settings.rules.seat_keys, spec.seating)}
+            record = GameRunner(spec, opening, seats, referee, self.match.settings, self.match.stop).run()
+            if record is not None:
+                self.match.results.put(("record", record))
+
+    def _report_error(self, message: str) -> None:
+        if not self.match.stop.is_set():  # after a stop, killed engines fail on purpose
+            self.match.results.put(("error", message))
+
+
+class Match:
+    """Schedules the games over the workers, records and reports results, stops on an SPRT verdict."""
+
+    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict]):
+        self.settings = settings
+        self.book = book
+        self.names = [spec.name for spec in settings.engines]
+        self.first = self.names[0]
+        self.tally = Tally(self.first)
+        for record in recorded:
+            self.tally.add(record)
+        done = {record_index(record) for record in recorded}
+        self.todo = [spec for spec in game_specs(settings.games, settings.rules) if spec.index not in done]
+        self.pending: queue.Queue[GameSpec] = queue.Queue()
+        for spec in self.todo:
+            self.pending.put(spec)
+        self.results: queue.Queue[tuple[str, object]] = queue.Queue()
+        self.stop = threading.Event()
+        self.sprt_verdict = "continue"
+
+    def run(self) -> None:
+        """Plays the missing games; raises RefereeError if the referee fails."""
+        if self._sprt_decided():
+            return
+        records = RecordFile(self.settings.records_path)
+        try:
+            workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
+            for worker in workers:
+                worker.start()
+            self._collect(records, len(workers))
+        finally:
+            self.stop.set()
+            records.close()
+
+    def _collect(self, records: RecordFile, workers: int) -> None:
+        while workers:
+            try:
+                kind, payload = self.results.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if kind == "done":
+                workers -= 1
+            elif kind == "error":
+                raise RefereeError(payload)
+            elif kind == "record" and not self.stop.is_set():
+                records.write(payload)
+                self.tally.add(payload)
+                print(self.progress_line(payload), flush=True)
+                if self._sprt_decided():
+                    self.stop.set()
+                    CHILDREN.kill_all()  # games in flight no longer matter
+                    return
+
+    def _sprt_decided(self) -> bool:
+        if self.settings.sprt is None:
+            return False
+        llr = sprt_llr(self.tally.pentanomial(), self.settings.sprt.elo0, self.settings.sprt.elo1)
+        self.sprt_verdict = self.settings.sprt.verdict(llr)
+        return self.sprt_verdict != "continue"
+
+    @property
+    def two_players(self) -> bool:
+        """Elo, LOS, the pentanomial and SPRT compare two engines: only for two-player games."""
+        return len(self.names) == 2
+
+    def progress_line(self, record: dict) -> str:
+        tally = self.tally
+        number = record_index(record) + 1
+        head = (f"Game {number} ({' vs '.join(record_engines(record))}): {record['result']} {record['reason']} "
+                f"| {tally.games}/{self.settings.games} games, ")
+        if not self.two_players:
+            return head + "wins " + ", ".join(f"{name} {tally.engine_wins[name]}" for name in self.names)
+        elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+        first, second = self.names
+        if is_poldr_record(record):
+            line = (head + f"{first} vs {second} wins {tally.wins}-{tally.losses}, "
+                    f"{first} win share {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
+        else:
+            line = (head + f"{first} vs {second} W-L-D {tally.wins}-{tally.losses}-{tally.draws}, "
+                    f"score {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
+        if sprt := self.settings.sprt:
+            line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
+        return line
+
+    def report(self) -> str:
+        tally, settings = self.tally, self.settings
+        lines = [f"Results of {' vs '.join(self.names)} ({settings.rules.describe()}, "
+                 f"{settings.time_control.describe()}, {tally.games} games):"]
+        if settings.rules.poldr:
+            lines += self._poldr_win_lines()
+        else:
+            lines.append(f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points "
+                         f"{tally.wins + tally.draws / 2:g}/{tally.games} ({100 * tally.score():.2f}%)")
+        if self.two_players:
+            lines += self._two_player_lines()
+        for (engine, reason), count in sorted(tally.faults.items()):
+            lines.append(f"Faults: {engine} lost {count} by {reason}")
+        lines.append(f"Records: {settings.records_path}")
+        return "\n".join(lines)
+
+    def _two_player_lines(self) -> list[str]:
+        """Elo, LOS, pentanomial and SPRT of the first engine against the second."""
+        tally, settings = self.tally, self.settings
+        penta = tally.pentanomial()
+        if sum(penta):
+            elo, margin = elo_with_margin(penta, PAIR_SCORES)
+            lines = [f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)"]
+        else:
+            elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
+            lines = [f"Elo: {format_elo(elo, margin)} (95%, from single games)"]
+        lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
+        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
+                     + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
+        if settings.sprt:
+            lines.append(self._sprt_line(penta))
+        return lines
+
+    def _poldr_win_lines(self) -> list[str]:
+        """Per engine: games, wins, win share with its 95% (Wilson) interval and mean final reserve;
+        then the same win shares per seat, which show any advantage of moving first."""
+        tally = self.tally
+        lines = []
+        for name in self.names:
+            reserves = tally.final_reserves.get(name)
+            mean_reserve = f"{sum(reserves) / len(reserves):.2f}" if reserves else "n/a"
+            lines.append(f"{name}: {tally.games} games, won {tally.engine_wins[name]}, "
+                         f"{share_with_interval(tally.engine_wins[name], tally.games)}, "
+                         f"mean final reserve {mean_reserve}")
+        for seat, colour in zip(self.settings.rules.seat_keys, POLDR_COLOURS):
+            lines.append(f"Seat {seat} ({colour}): won {tally.seat_wins[seat]}, "
+                         f"{share_with_interval(tally.seat_wins[seat], tally.games)}")
+        return lines
+
+    def _sprt_line(self, penta: list[int]) -> str:
+        sprt = self.settings.sprt
+        llr = sprt_llr(penta, sprt.elo0, sprt.elo1)
+        lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
+        return (f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] (logistic Elo, pentanomial GSPRT), alpha {sprt.alpha:g}, "
+                f"beta {sprt.beta:g}: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {sprt.verdict(llr)}")

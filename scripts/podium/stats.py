@@ -1,0 +1,169 @@
+"""The statistics of a match: Elo with its interval from game or pair (pentanomial) results, the
+likelihood of superiority, the SPRT, Wilson intervals of win shares, and the tally of results
+they are computed from."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from .errors import ENGINE_FAULTS
+from .notation import poldr_reserves
+from .records import faulty_engine, is_poldr_record, points_for, record_engines, winner_of
+
+Z_95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+GAME_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL+DD, WD, WW (pair points / 2)
+
+
+def elo_from_score(score: float) -> float:
+    """Logistic Elo difference for an expected score: -400 * log10(1/score - 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
+    return -400 * math.log10(1 / score - 1)
+
+
+def mean_and_variance(counts: list[float], values: tuple[float, ...]) -> tuple[float, float]:
+    total = sum(counts)
+    mean = sum(count * value for count, value in zip(counts, values)) / total
+    variance = sum(count * (value - mean) ** 2 for count, value in zip(counts, values)) / total
+    return mean, variance
+
+
+def elo_with_margin(counts: list[float], values: tuple[float, ...]) -> tuple[float, float]:
+    """Elo and half the width of its 95% interval, from outcome counts and their scores in [0, 1].
+
+    counts/values are per game (L, D, W) or per pair (pentanomial); the interval is the normal
+    interval of the mean score mapped through elo_from_score."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0, math.nan
+    mean, variance = mean_and_variance(counts, values)
+    spread = Z_95 * math.sqrt(variance / n)
+    elo = elo_from_score(mean)
+    if not math.isfinite(elo):
+        return elo, math.nan
+    return elo, (elo_from_score(mean + spread) - elo_from_score(mean - spread)) / 2
+
+
+def wilson_interval(wins: int, games: int) -> tuple[float, float]:
+    """95% Wilson score interval of a win share (sound for small samples and shares near 0 or 1):
+    (p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n), p = wins / games."""
+    if games == 0:
+        return 0.0, 1.0
+    share, z2 = wins / games, Z_95 ** 2
+    centre = share + z2 / (2 * games)
+    spread = Z_95 * math.sqrt(share * (1 - share) / games + z2 / (4 * games ** 2))
+    scale = 1 + z2 / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """LOS from wins and losses (draws carry no information): 0.5 * (1 + erf((W-L) / sqrt(2(W+L))))."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
+
+
+def logistic_score(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_llr(pentanomial: list[int], elo0: float, elo1: float) -> float:
+    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, from pentanomial counts
+    [LL, LD, WL+DD, WD, WW], with the GSPRT approximation of fishtest and fastchess:
+    LLR = N/2 * ln((var + (mean - s0)^2) / (var + (mean - s1)^2)), s = logistic score of each Elo.
+    Empty cells count 0.001 (as in fastchess) so that all-equal results still move the LLR."""
+    if sum(pentanomial) == 0:
+        return 0.0
+    counts = [count if count else 1e-3 for count in pentanomial]
+    mean, variance = mean_and_variance(counts, PAIR_SCORES)
+    score0, score1 = logistic_score(elo0), logistic_score(elo1)
+    return 0.5 * sum(counts) * math.log((variance + (mean - score0) ** 2) / (variance + (mean - score1) ** 2))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+
+    def verdict(self, llr: float) -> str:
+        lower, upper = sprt_bounds(self.alpha, self.beta)
+        if llr >= upper:
+            return "H1 accepted"
+        if llr <= lower:
+            return "H0 accepted"
+        return "continue"
+
+
+def share_with_interval(wins: int, games: int) -> str:
+    share = wins / games if games else 0.0
+    low, high = wilson_interval(wins, games)
+    return f"win share {100 * share:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)"
+
+
+def format_elo(elo: float, margin: float) -> str:
+    margin_text = "nan" if math.isnan(margin) else f"{margin:.1f}"
+    return f"{elo + 0.0:+.1f} +/- {margin_text}"  # + 0.0 turns -0.0 into 0.0
+
+
+class Tally:
+    """A match's results: wins per engine and per seat, and, for the two-player statistics (Elo,
+    pentanomial, SPRT), games from the first engine's point of view. The first engine plays every game."""
+
+    def __init__(self, first: str):
+        self.first = first
+        self.wins = self.losses = self.draws = 0  # the first engine's
+        self.faults: Counter[tuple[str, str]] = Counter()  # (engine, reason)
+        self.engine_wins: Counter[str] = Counter()
+        self.seat_wins: Counter[str] = Counter()  # POLD.R: "p1", "p2", "p3" -> games won from that seat
+        self.final_reserves: dict[str, list[int]] = {}  # POLD.R: engine -> its reserve when each game ended
+        self._pair_points: dict[int, list[float]] = {}
+
+    def add(self, record: dict) -> None:
+        points = points_for(record, self.first)
+        if points == 1:
+            self.wins += 1
+        elif points == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+        engines = record_engines(record)
+        if len(engines) == 2:
+            self._pair_points.setdefault(record["pair"], []).append(points)
+        if winner := winner_of(record):
+            self.engine_wins[winner] += 1
+        if is_poldr_record(record):
+            self.seat_wins[record["result"][:-len("win")]] += 1
+            if "final" in record:  # records written before final positions were recorded have none
+                for name, reserve in zip(engines, poldr_reserves(record["final"])):
+                    self.final_reserves.setdefault(name, []).append(reserve)
+        if record["reason"] in ENGINE_FAULTS:
+            self.faults[(faulty_engine(record), record["reason"])] += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.5
+
+    def trinomial(self) -> list[int]:
+        return [self.losses, self.draws, self.wins]
+
+    def pentanomial(self) -> list[int]:
+        """[LL, LD, WL+DD, WD, WW] over complete pairs."""
+        counts = [0] * 5
+        for points in self._pair_points.values():
+            if len(points) == 2:
+                counts[round(2 * sum(points))] += 1
+        return counts

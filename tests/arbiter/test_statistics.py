@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Tests of the arbiter's arithmetic: Elo, intervals, LOS, SPRT, the tally of results, seatings and
+clocks. No engine is needed.
+
+    python3 tests/arbiter/test_statistics.py
+"""
+
+import math
+import unittest
+
+import support  # noqa: F401  (puts the checkout's scripts/ on sys.path)
+
+from podium import cli, game, notation, records, stats
+from podium.clock import GameClock, TimeControl, parse_tc
+from podium.errors import UsageError
+from podium.rules import GameRules
+
+
+class StatisticsTest(unittest.TestCase):
+    """Expected values are worked out by hand in the comments."""
+
+    def test_elo_from_score(self):
+        # 0.75 -> -400 * log10(1/0.75 - 1) = -400 * log10(1/3) = 400 * 0.477121 = 190.85
+        self.assertAlmostEqual(stats.elo_from_score(0.75), 190.85, places=2)
+        # 0.5 -> log10(1) = 0; 0.25 mirrors 0.75
+        self.assertEqual(stats.elo_from_score(0.5), 0.0)
+        self.assertAlmostEqual(stats.elo_from_score(0.25), -190.85, places=2)
+        self.assertEqual(stats.elo_from_score(1.0), math.inf)
+
+    def test_trinomial_elo_and_interval(self):
+        # W=6 L=2 D=2: score s = (6 + 1) / 10 = 0.7 -> Elo = -400 log10(1/0.7 - 1) = 147.19
+        # per-game variance = (6 * 0.3^2 + 2 * 0.7^2 + 2 * 0.2^2) / 10 = (0.54 + 0.98 + 0.08) / 10 = 0.16
+        # standard error = sqrt(0.16 / 10) = 0.126491; 1.959964 * 0.126491 = 0.247919
+        # Elo(0.947919) = 504.04, Elo(0.452081) = -33.40 -> margin = (504.04 + 33.40) / 2 = 268.72
+        elo, margin = stats.elo_with_margin([2, 2, 6], stats.GAME_SCORES)
+        self.assertAlmostEqual(elo, 147.19, places=2)
+        self.assertAlmostEqual(margin, 268.72, places=1)
+
+    def test_likelihood_of_superiority(self):
+        # W=6 L=2: 0.5 * (1 + erf(4 / sqrt(2 * 8))) = 0.5 * (1 + erf(1)) = 0.5 * 1.842701 = 0.921350
+        self.assertAlmostEqual(stats.likelihood_of_superiority(6, 2), 0.921350, places=6)
+        self.assertEqual(stats.likelihood_of_superiority(3, 3), 0.5)
+        self.assertEqual(stats.likelihood_of_superiority(0, 0), 0.5)
+
+    def test_pentanomial_elo_and_interval(self):
+        # pairs [LL, LD, WL+DD, WD, WW] = [1, 1, 4, 3, 1], pair scores 0, .25, .5, .75, 1
+        # mean = (0 + 0.25 + 2 + 2.25 + 1) / 10 = 0.55 -> Elo = -400 log10(1/0.55 - 1) = 34.86
+        # variance = (0.55^2 + 0.3^2 + 4 * 0.05^2 + 3 * 0.2^2 + 0.45^2) / 10 = 0.725 / 10 = 0.0725
+        # se = sqrt(0.0725 / 10) = 0.085147; 1.959964 * se = 0.166886
+        # Elo(0.716886) = 161.04, Elo(0.383114) = -83.10 -> margin = 122.07
+        elo, margin = stats.elo_with_margin([1, 1, 4, 3, 1], stats.PAIR_SCORES)
+        self.assertAlmostEqual(elo, 34.86, places=2)
+        self.assertAlmostEqual(margin, 122.07, places=1)
+
+    def test_sprt_bounds(self):
+        # alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439, ln(0.95 / 0.05) = +2.944439
+        lower, upper = stats.sprt_bounds(0.05, 0.05)
+        self.assertAlmostEqual(lower, -2.944439, places=6)
+        self.assertAlmostEqual(upper, 2.944439, places=6)
+
+    def test_sprt_llr_pentanomial_logistic(self):
+        # [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725 (see above), 10 pairs
+        # s0 = score(0 Elo) = 0.5; s1 = score(5 Elo) = 1 / (1 + 10^(-5/400)) = 0.507195
+        # LLR = 10/2 * ln((0.0725 + 0.05^2) / (0.0725 + 0.042805^2)) = 5 * ln(0.075 / 0.074332) = 0.04472
+        self.assertAlmostEqual(stats.logistic_score(5), 0.507195, places=6)
+        self.assertAlmostEqual(stats.sprt_llr([1, 1, 4, 3, 1], 0, 5), 0.04472, places=4)
+        # symmetric [1, 2, 4, 2, 1]: mean 0.5 = s0, variance = (2 * 0.25 + 4 * 0.0625) / 10 = 0.075
+        # LLR = 5 * ln(0.075 / (0.075 + 0.007195^2)) = -0.003451: a little evidence for H0
+        self.assertAlmostEqual(stats.sprt_llr([1, 2, 4, 2, 1], 0, 5), -0.003451, places=5)
+        self.assertEqual(stats.sprt_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
+
+    def test_sprt_verdicts(self):
+        sprt = stats.Sprt(0, 5, 0.05, 0.05)
+        self.assertEqual(sprt.verdict(3.0), "H1 accepted")
+        self.assertEqual(sprt.verdict(-3.0), "H0 accepted")
+        self.assertEqual(sprt.verdict(0.0), "continue")
+        # all pairs won: the empty cells count 0.001 so the LLR still grows with every pair
+        self.assertLess(stats.sprt_llr([0, 0, 0, 0, 4], 0, 200), 2.944439)
+        self.assertGreater(stats.sprt_llr([0, 0, 0, 0, 5], 0, 200), 2.944439)
+
+    def test_tally_counts_pairs_from_the_first_engine_side(self):
+        def record(game, white, black, result):
+            return {"game": game, "pair": game // 2, "white": white, "black": black, "result": result,
+                    "reason": "no legal move"}
+        tally = stats.Tally("new")
+        for rec in [record(0, "new", "old", "1-0"), record(1, "old", "new", "1-0"),  # W + L -> WL
+                    record(2, "new", "old", "1/2-1/2"), record(3, "old", "new", "0-1"),  # D + W -> WD
+                    record(4, "new", "old", "0-1")]:  # unpaired: counts as a game only
+            tally.add(rec)
+        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 2, 1))
+        self.assertEqual(tally.pentanomial(), [0, 0, 1, 1, 0])
+
+    def test_wilson_interval(self):
+        # 2 of 4: p = 0.5, z^2 = 3.841459; centre = 0.5 + z^2/8 = 0.980182
+        # spread = z * sqrt(0.25/4 + z^2/64) = 1.959964 * sqrt(0.122523) = 0.686052; scale = 1 + z^2/4 = 1.960365
+        # -> (0.980182 -/+ 0.686052) / 1.960365 = 0.150039, 0.849961
+        low, high = stats.wilson_interval(2, 4)
+        self.assertAlmostEqual(low, 0.150039, places=5)
+        self.assertAlmostEqual(high, 0.849961, places=5)
+        # 0 of 4: centre = spread = z^2/8 = 0.480182 -> 0 and 0.960365 / 1.960365 = 0.489891
+        low, high = stats.wilson_interval(0, 4)
+        self.assertAlmostEqual(low, 0.0, places=9)
+        self.assertAlmostEqual(high, 0.489891, places=5)
+        self.assertEqual(stats.wilson_interval(0, 0), (0.0, 1.0))
+
+    def test_tally_of_poldr_records(self):
+        def record(index, seats, result, reason="most bricks"):
+            return {"game": "poldr", "index": index, "pair": index // 2, "seats": seats, "result": result,
+                    "reason": reason}
+        tally = stats.Tally("new")
+        for rec in [record(0, ["new", "old"], "p1win"), record(1, ["old", "new"], "p1win"),  # W + L -> WL
+                    record(2, ["new", "old"], "p2win"), record(3, ["old", "new"], "p1win"),  # L + L -> LL
+                    record(4, ["new", "old"], "p2win", "illegal move"),  # unpaired, "new" faulted
+                    record(5, ["old", "new"], "p2win", "crash")]:  # W, "old" crashed -> LW = WL
+            tally.add(rec)
+        self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 4, 0))
+        self.assertEqual(tally.pentanomial(), [1, 0, 2, 0, 0])
+        self.assertEqual(dict(tally.seat_wins), {"p1": 3, "p2": 3})
+        self.assertEqual(dict(tally.faults), {("new", "illegal move"): 1, ("old", "crash"): 1})
+        self.assertEqual(records.record_index(record(5, ["a", "b"], "p1win")), 5)
+
+    def test_tally_of_three_player_records(self):
+        def record(index, seats, result, final, reason="most bricks", faulty=None):
+            return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "result": result,
+                    "reason": reason, "final": final, "faulty": faulty}
+        tally = stats.Tally("a")
+        for rec in [record(0, ["a", "b", "c"], "p1win", "4/4/4/4 y 8,5,2 2 30 29,27,28"),
+                    record(1, ["a", "c", "b"], "p3win", "4/4/4/4 r 3,4,6 2 29 25,27,28"),
+                    record(2, ["b", "a", "c"], "p1win", "4/4/4/4 r 7,6,6 1 5 4,5,3", "illegal move", "c")]:
+            tally.add(rec)
+        self.assertEqual(tally.games, 3)
+        self.assertEqual(dict(tally.engine_wins), {"a": 1, "b": 2})
+        self.assertEqual(dict(tally.seat_wins), {"p1": 2, "p3": 1})
+        # a's reserves 8, 3, 6; b's 5, 6, 7; c's 2, 4, 6
+        self.assertEqual(tally.final_reserves, {"a": [8, 3, 6], "b": [5, 6, 7], "c": [2, 4, 6]})
+        self.assertEqual(dict(tally.faults), {("c", "illegal move"): 1})
+
+    def test_seatings_and_game_specs(self):
+        three = GameRules("poldr", players=3)
+        self.assertEqual(three.seatings, [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)])
+        specs = game.game_specs(12, three)
+        self.assertEqual([spec.group for spec in specs], [0] * 6 + [1] * 6)
+        self.assertEqual(specs[7].seating, (0, 2, 1))
+        two = game.game_specs(3, GameRules("poldr"))  # as ever: pairs with colours swapped
+        self.assertEqual([(spec.group, spec.seating) for spec in two], [(0, (0, 1)), (0, (1, 0)), (1, (0, 1))])
+        self.assertEqual(cli.whole_groups(7, three), 12)
+        self.assertEqual(cli.whole_groups(7, GameRules("poldr")), 7)
+
+    def test_three_player_clock(self):
+        clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,
+                                  seats=("p1", "p2", "p3"))
+        self.assertTrue(clock.charge("p3", 300))
+        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p3time 710 p1inc 10 p2inc 10 p3inc 10")
+
+    def test_game_clock(self):
+        clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100)
+        self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p1inc 10 p2inc 10")
+        self.assertTrue(clock.charge(notation.WHITE, 400))  # 1000 - 400 + 10
+        self.assertEqual(clock.remaining[notation.WHITE], 610)
+        self.assertAlmostEqual(clock.limit_seconds(notation.WHITE), 0.71)
+        self.assertTrue(clock.charge(notation.BLACK, 1050))  # over by 50 ms, inside the margin: 0 + 10
+        self.assertEqual(clock.remaining[notation.BLACK], 10)
+        self.assertFalse(clock.charge(notation.WHITE, 711))  # 610 + 100 ms margin exceeded
+        movetime = GameClock(TimeControl("movetime", value=100), margin_ms=50)
+        self.assertTrue(movetime.charge(notation.WHITE, 150))
+        self.assertFalse(movetime.charge(notation.WHITE, 151))
+
+    def test_parse_tc(self):
+        self.assertEqual(parse_tc("1+0.01"), TimeControl("tc", base_ms=1000, inc_ms=10))
+        self.assertEqual(parse_tc("5"), TimeControl("tc", base_ms=5000, inc_ms=0))
+        with self.assertRaises(UsageError):
+            parse_tc("fast")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
