@@ -12,7 +12,7 @@ from .engines import EngineSpec
 from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, UsageError
 from .notation import BLACK, MOVE_RE, NO_MOVE, POLDR_COLOURS, POSITION_RE, ply_of, side_to_move, with_rotation
 from .process import Transcript
-from .protocol import OPTION_RE, EngineDriver, Timeouts
+from .protocol import OPTION_RE, Deadline, EngineDriver, Timeouts
 
 
 START_FEN = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"
@@ -59,10 +59,6 @@ class Compliance:
         self.skipped = 0
 
     def run(self) -> int:
-        try:
-            self._start()
-        except EngineStartFailed as error:
-            raise UsageError(error.detail) from None
         checks = [
             ("handshake: ugi -> id name, id author, options, ugiok", self.check_handshake),
             ("uci -> uciok", self.check_uci_alias),
@@ -109,6 +105,8 @@ class Compliance:
             if check != self.check_handshake and not self.engine.running:
                 self._start()
             check()
+        except EngineStartFailed as error:  # no engine to test at all
+            raise UsageError(error.detail) from None
         except CheckFailed as error:
             self._fail(name, str(error))
         except EngineTerminated as error:
@@ -148,11 +146,11 @@ class Compliance:
             self.engine.send(line)
 
     def line(self, timeout: float | None = None) -> str:
-        return self.engine.read_line(time.monotonic() + (timeout or self.timeout))
+        return self.engine.read_line(Deadline(timeout or self.timeout))
 
     def lines_until(self, pattern: str, timeout: float | None = None) -> list[str]:
         """All lines up to and including the first that matches pattern in full."""
-        deadline = time.monotonic() + (timeout or self.timeout)
+        deadline = Deadline(timeout or self.timeout)
         lines = []
         while True:
             line = self.engine.read_line(deadline)
@@ -176,7 +174,7 @@ class Compliance:
         """Waits for `bestmove`: only `info` lines may come first; returns the move and seconds taken."""
         sent = time.monotonic()
         while True:
-            line, stamp = self.engine.read_stamped(sent + limit)
+            line, stamp = self.engine.read_stamped(Deadline(limit, start=sent))
             if line.startswith("info") or not line.strip():
                 continue
             if match := re.fullmatch(r"bestmove (\S+)(?: ponder \S+)?", line):
@@ -441,7 +439,7 @@ class Compliance:
 
     def check_quit(self) -> None:
         self.send("quit")
-        deadline = time.monotonic() + 2.0
+        deadline = Deadline(2.0)
         try:
             while True:  # whatever it still prints, its output must end
                 self.engine.read_line(deadline)

@@ -29,8 +29,12 @@ class Timeouts:
     stall: float = 60.0  # seconds to wait for `bestmove` when no clock limits the search
 
 
-def deadline_seconds(deadline: float) -> str:
-    return f"{max(0.0, deadline - time.monotonic()):.1f} s"
+class Deadline:
+    """When a wait ends, and how long it was meant to last (for the message when nothing came)."""
+
+    def __init__(self, seconds: float, start: float | None = None):
+        self.seconds = seconds
+        self.at = (time.monotonic() if start is None else start) + seconds
 
 
 def position_command(start: str, moves: Sequence[str] = ()) -> str:
@@ -145,7 +149,7 @@ class EngineDriver:
         self._read_handshake()
 
     def _read_handshake(self) -> None:
-        deadline = time.monotonic() + self.timeouts.startup
+        deadline = Deadline(self.timeouts.startup)
         while True:
             line = self.read_line(deadline, "ugiok")
             self.handshake.append(line)
@@ -165,15 +169,15 @@ class EngineDriver:
     def send(self, line: str) -> None:
         self._running_process().send(line)
 
-    def read_line(self, deadline: float, awaited: str | None = None) -> str:
+    def read_line(self, deadline: Deadline, awaited: str | None = None) -> str:
         return self.read_stamped(deadline, awaited)[0]
 
-    def read_stamped(self, deadline: float, awaited: str | None = None) -> tuple[str, float]:
+    def read_stamped(self, deadline: Deadline, awaited: str | None = None) -> tuple[str, float]:
         """The next line and when it arrived; awaited, what the caller waits for, goes into the
         detail of the error if none comes."""
         process = self._running_process()
         try:
-            return process.read(deadline)
+            return process.read(deadline.at)
         except EngineTerminated as error:
             if awaited is None:
                 raise
@@ -181,7 +185,7 @@ class EngineDriver:
         except EngineTimeout:
             if awaited is None:
                 raise
-            raise EngineTimeout(f"{self.label}: no {awaited} within {deadline_seconds(deadline)}") from None
+            raise EngineTimeout(f"{self.label}: no {awaited} within {deadline.seconds:.3g} s") from None
 
     def discard_pending(self) -> list[str]:
         """Drops (and returns) the lines already printed, so that a stale line passes for no answer."""
@@ -190,7 +194,7 @@ class EngineDriver:
     def sync(self) -> list[str]:
         """isready -> readyok; returns the lines that came before the answer (errors among them)."""
         self.send("isready")
-        deadline = time.monotonic() + self.timeouts.ready
+        deadline = Deadline(self.timeouts.ready)
         lines = []
         while (line := self.read_line(deadline, "readyok")).strip() != "readyok":
             lines.append(line)
@@ -205,7 +209,7 @@ class EngineDriver:
         `info string error` lines that came before them (a position the engine refused)."""
         for question in questions:
             self.send(f"query {question}")
-        deadline = time.monotonic() + self.timeouts.ready + 0.001 * len(questions)
+        deadline = Deadline(self.timeouts.ready + 0.001 * len(questions))
         answers, errors = [], []
         while len(answers) < len(questions):
             line = self.read_line(deadline, f"response to query {questions[len(answers)]}")
@@ -220,7 +224,7 @@ class EngineDriver:
         `(none)`); None when the engine answers no such line (it does not know the command)."""
         self.send("moves")
         self.send("isready")
-        deadline = time.monotonic() + self.timeouts.ready
+        deadline = Deadline(self.timeouts.ready)
         listed = None
         while (line := self.read_line(deadline, "readyok").strip()) != "readyok":
             words = line.split()
@@ -264,7 +268,7 @@ class Search:
         self.done = False
         driver.send(command)
         self.sent = time.monotonic()
-        self._deadline = None if wait is None else self.sent + wait
+        self._deadline = None if wait is None else Deadline(wait, start=self.sent)
         self._overdue = "" if wait is None else f"no bestmove within {wait * 1000:.0f} ms"
 
     def next_info(self) -> str | None:
@@ -290,13 +294,13 @@ class Search:
         """Ends the search now (`stop`) and reads up to its `bestmove`, so the engine is in step again."""
         if not self.done:
             self._driver.send("stop")
-            self._deadline = time.monotonic() + self._driver.timeouts.ready
+            self._deadline = Deadline(self._driver.timeouts.ready)
             self._overdue = f"no bestmove within {self._driver.timeouts.ready:g} s of stop"
         return self.finish()
 
     def _read(self) -> tuple[str, float]:
         stall = self._driver.timeouts.stall
-        deadline = time.monotonic() + stall if self._deadline is None else self._deadline
+        deadline = Deadline(stall) if self._deadline is None else self._deadline
         try:
             return self._driver.read_stamped(deadline)
         except EngineTerminated as error:

@@ -86,6 +86,9 @@ class UsageTest(unittest.TestCase):
         self.assert_usage_error("--engine", f"cmd={fake_engine}", "--engine", f"cmd={fake_engine}",
                                 mentions="required")
         self.assert_usage_error("compliance", mentions="exactly one --engine")
+        self.assert_usage_error("compliance", "--engine", "cmd=/no/such/engine", mentions="cannot start /no/such/engine")
+        self.assert_usage_error("--engine", fake("mute"), "--engine", f"cmd={fake_engine}", "--depth", "1",
+                                "--startup-timeout", "0.2", mentions="no ugiok within 0.2 s")
 
     def test_poldr_usage_errors(self):
         engines = ["--engine", f"cmd={fake_command('illegal')}", "--engine", f"cmd={fake_command('illegal')}",
@@ -530,6 +533,14 @@ class ComplianceTest(unittest.TestCase):
         self.assertIn("SKIP POLD.R: each MultiplayerSearch value plays a legal move: no MultiplayerSearch option",
                       done.stdout)
         self.assertRegex(done.stdout, r"compliance: \d+ passed, \d+ failed, 1 skipped")
+
+    def test_silent_engine_fails_every_check(self):
+        # an engine that never finishes its handshake fails the checks one by one, with no traceback
+        done = ArbiterRun(self).run("compliance", "--engine", fake("mute"), "--timeout", "0.1")
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertEqual(done.stderr, "")
+        self.assertIn("FAIL handshake: ugi -> id name, id author, options, ugiok: no answer within 0.1 s", done.stdout)
+        self.assertRegex(done.stdout, r"compliance: 0 passed, \d+ failed\n")
 
 
 @NEEDS_PODIUM
