@@ -1,5 +1,16 @@
-"""Podium's Python tooling, standard library only: the engine driver and the arbiter's parts.
+"""Podium's Python tooling, standard library only: a client for scripts, the engine driver it is
+built on, and the arbiter's parts.
 
+    from podium import Engine
+
+    with Engine("target/release/podium") as engine:
+        for line in engine.analyse("startpos", depth=6, multipv=3):
+            print(line["multipv"], line["score"], " ".join(line["pv"]))
+
+Installable with `pip install ./scripts`, or importable from a checkout with scripts/ on sys.path.
+The modules, one job each:
+
+    client      the client: Engine and AnalysisStream
     process     child processes, the registry that kills them on exit, the transcript
     protocol    the engine driver: the protocol spoken to one engine, every wait bounded
     errors      every exception of the package
@@ -15,3 +26,11 @@
     compliance  the protocol self-test of one engine
     cli         the arbiter's command line (scripts/arbiter.py)
 """
+
+from .client import AnalysisStream, Engine
+from .errors import (EngineError, EngineFault, EngineStartFailed, EngineTerminated, EngineTimeout, IllegalMoveError,
+                     PerspectiveError, PodiumError, ProtocolError)
+from .protocol import Score
+
+__all__ = ["AnalysisStream", "Engine", "EngineError", "EngineFault", "EngineStartFailed", "EngineTerminated",
+           "EngineTimeout", "IllegalMoveError", "PerspectiveError", "PodiumError", "ProtocolError", "Score"]

@@ -83,9 +83,9 @@ def parse_info(line: str) -> dict:
             info["pv"] = words[index + 1:]
             break
         if key == "score" and value in ("cp", "mate") and index + 2 < len(words):
-            with_number = _integer(words[index + 2])
-            if with_number is not None:
-                info["score"] = Score(cp=with_number) if value == "cp" else Score(mate=with_number)
+            number = _integer(words[index + 2])
+            if number is not None:
+                info["score"] = Score(cp=number) if value == "cp" else Score(mate=number)
             index += 3
         elif key in INFO_NUMBERS and value is not None and _integer(value) is not None:
             info[key] = _integer(value)

@@ -14,11 +14,14 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
   mute      never even finishes the handshake (no `ugiok`)
   unready   plays like `illegal`, but once told of a new game (`uginewgame`) stops answering
             `isready`: it fails while getting ready for a game, before any move
+  deaf      finishes the handshake, then answers nothing at all, not even `quit`
+
+Words after MODE are ignored: tests add one to find their processes.
 """
 
 import sys
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf")
 
 
 def illegal_move(position: str) -> str:
@@ -40,6 +43,8 @@ def main() -> None:
     for line in sys.stdin:
         command = line.strip()
         word = command.split()[0] if command else ""
+        if mode == "deaf" and word not in ("ugi", "uci"):
+            continue
         if word in ("ugi", "uci") and mode != "mute":
             print(f"id name fake-{mode}\nid author arbiter tests")
             print("option name Variant type combo default standard var standard var advanced")
