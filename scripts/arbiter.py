@@ -14,6 +14,10 @@ protocol self-test of one engine.
                --engine name=random1 cmd="python3 scripts/random_mover.py --seed 1" \\
                --engine name=random2 cmd="python3 scripts/random_mover.py --seed 2" --games 60 --movetime 100
     arbiter.py compliance --engine cmd=./target/release/podium
+    arbiter.py report match.jsonl -o match.html
+
+`report` writes a match's page: one self-contained HTML file (it opens offline) with the summary,
+the running score and every game on a board that steps through it (scripts/picture.py: one game).
 
 scripts/random_mover.py is an engine that plays uniformly random legal moves (asking a Podium for
 them), a baseline for measurements in either game.

@@ -24,6 +24,10 @@ The modules, one job each:
     stats       Elo, pentanomial, SPRT, Wilson intervals, the tally
     records     game records: written, read back, resumed
     compliance  the protocol self-test of one engine
+    replay      every position of a game, as a Podium draws it, for the pictures
+    summary     a match's figures for its page, from stats
+    boards      the boards as SVG
+    pictures    self-contained HTML pages of a game or a match
     cli         the arbiter's command line (scripts/arbiter.py)
 """
 

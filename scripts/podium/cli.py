@@ -14,15 +14,18 @@ import sys
 from .clock import TimeControl, parse_tc
 from .compliance import Compliance
 from .engines import EngineSpec, Player, Referee
-from .errors import EngineFault, Interrupted, RefereeError, UsageError
+from .errors import EngineFault, Interrupted, PodiumError, RefereeError, UsageError
 from .match import Match, MatchSettings
 from .notation import poldr_shape
 from .openings import OpeningBook
 from .process import CHILDREN, Transcript
 from .protocol import Timeouts
-from .records import resumed_records
+from .pictures import match_page
+from .records import load_records, record_index, resumed_records
+from .replay import replay_records
 from .rules import GAMES, VARIANTS, GameRules
 from .stats import Sprt
+from .summary import match_summary
 
 NUMBER_WORDS = {2: "two", 3: "three"}
 
@@ -159,6 +162,19 @@ def compliance_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="arbiter.py compliance", description="Protocol self-test of one engine.")
     common_arguments(parser)
     parser.add_argument("--timeout", type=float, default=5.0, metavar="S", help="longest wait for any answer")
+    return parser
+
+
+def report_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py report", description="A match's page: one self-contained HTML file "
+                            "with the summary, the running score and every game on a board that steps through it.")
+    parser.add_argument("records", metavar="RECORDS", help="the match's records (JSON lines)")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("--engine", metavar="CMD", help="the Podium that replays the games (default: $PODIUM_BIN, "
+                        "else this checkout's target/release/podium)")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
+                        help="the SPRT shown (default elo0=0 elo1=5 alpha=0.05 beta=0.05)")
+    parser.add_argument("--title", help="the page's title")
     return parser
 
 
@@ -352,6 +368,28 @@ def run_compliance(argv: list[str]) -> int:
         transcript.close()
 
 
+def run_report(argv: list[str]) -> int:
+    """The page of a match's records: podium/pictures.py draws what podium/replay.py gets from a Podium."""
+    args = report_parser().parse_args(argv)
+    sprt = parse_sprt(args.sprt)
+    try:
+        records = sorted(load_records(args.records), key=record_index)
+    except OSError as error:
+        raise UsageError(f"{args.records}: {error.strerror}") from None
+    if not records:
+        raise UsageError(f"{args.records}: no game records")
+    try:
+        page = match_page(replay_records(records, shlex.split(args.engine) if args.engine else None),
+                          match_summary(records, sprt), args.title)
+        with open(args.output, "w", encoding="utf-8") as output:
+            output.write(page)
+    except (PodiumError, OSError) as error:
+        print(f"arbiter: error: {error}", file=sys.stderr)
+        return 1
+    print(f"arbiter: {args.output}: {len(records)} games")
+    return 0
+
+
 def raise_interrupted(signum: int, _frame) -> None:
     raise Interrupted(signum)
 
@@ -362,6 +400,8 @@ def main(argv: list[str]) -> int:
     try:
         if argv[:1] == ["compliance"]:
             return run_compliance(argv[1:])
+        if argv[:1] == ["report"]:
+            return run_report(argv[1:])
         return run_match(argv[1:] if argv[:1] == ["match"] else argv)
     except UsageError as error:
         print(f"arbiter: error: {error}", file=sys.stderr)
