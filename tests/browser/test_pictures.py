@@ -32,6 +32,22 @@ WINDOW = (1200, 1100)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
+# Left twice from ply 5, Home, End, Right at the end; then a click on the move to ply 2.
+STEPPING_SCRIPT = """<script>
+(function () {
+  const ply = function () { return document.getElementById("viewer").dataset.ply; };
+  const press = function (key) { document.dispatchEvent(new KeyboardEvent("keydown", {key: key, bubbles: true})); };
+  const seen = [];
+  press("ArrowLeft"); press("ArrowLeft"); seen.push(ply());
+  press("Home"); seen.push(ply());
+  press("End"); seen.push(ply());
+  press("ArrowRight"); seen.push(ply());
+  document.body.dataset.steps = seen.join(",");
+  document.querySelector('#moves a[data-ply="2"]').click();
+})();
+</script>"""
+
+
 def chromium() -> str:
     """The browser's path; a test that needs it fails with the way to get it."""
     found = shutil.which(os.environ.get("CHROMIUM") or "chromium") or shutil.which("chromium-browser")
@@ -233,6 +249,21 @@ class BrowserPages(unittest.TestCase):
         for slot in visible:
             pod = slot.attributes["data-pod"]
             self.assertEqual(slot.attributes["data-state"] == "hand", pod in hands, f"pod {pod} in hand {hands}")
+
+    def test_keys_and_clicks_step_through_the_game(self):
+        """Keys pressed and a move clicked by a script added to a copy of the page, after its own."""
+        record = self.pods_records[0]
+        page = self.make_page([os.path.join(SCRIPTS, "picture.py"), "--records", self.pods_records_path(),
+                               "--game", "1"], "pods-steps.html")
+        with open(page, encoding="utf-8") as handle:
+            text = handle.read()
+        with open(page, "w", encoding="utf-8") as handle:
+            handle.write(text.replace("</body>", STEPPING_SCRIPT + "</body>"))
+        dom = self.load(page, "ply=5")
+        body = dom.root.find(lambda element: element.tag == "body")
+        last = len(record["opening_moves"] + record["moves"])
+        self.assertEqual(body.attributes["data-steps"], f"3,0,{last},{last}")
+        self.check_board(dom, record, 2)  # the move clicked
 
     def test_poldr_three_player_game_page_shows_the_engines_board_at_the_move_asked(self):
         record = self.poldr_records[3]
