@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
+from .notation import POLDR_COLOURS
 from .replay import PoldrBoard, PodsBoard, Position
 
 # Pods: spacing of points, margin for the file and rank labels, hands' slots per row and their size.
@@ -24,7 +25,7 @@ RESERVE_STRIP = 44
 # Unit vectors in the picture (y grows downwards) of the eight directions, as White names them.
 DIRECTIONS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1), "S": (0, 1), "SW": (-1, 1), "W": (-1, 0),
               "NW": (-1, -1)}
-POLDR_COLOURS = {"b": "#2f6fd6", "y": "#e3b81c", "r": "#d63a31"}
+POLDR_FILLS = {"b": "#2f6fd6", "y": "#e3b81c", "r": "#d63a31"}  # Blue, Yellow, Red
 HAND_STATE_CODES = {"hand": "h", "board": "b", "out": "o"}  # a pod in hand, on the board, out of the game
 
 
@@ -45,7 +46,7 @@ def pods_board_svg(board: PodsBoard, board_id: str, position: Position | None = 
     height = 2 * band + 2 * MARGIN + 5 * POINT_SPACING
     parts = [_hand_band(board, "black", 0, width, position),
              _pods_lines(board.picture, top),
-             *(_pods_labels(top)),
+             *_pods_labels(top),
              *(_point(point, x, y, pieces.get(point, "")) for point, (x, y) in _pods_point_places(top).items()),
              _hand_band(board, "white", top + 2 * MARGIN + 5 * POINT_SPACING, width, position)]
     return (f'<svg class="board pods" id="{board_id}" viewBox="0 0 {width} {height}" width="{width}" '
@@ -89,7 +90,7 @@ def _pods_labels(top: float) -> Iterable[str]:
 
 
 def _point(point: str, x: float, y: float, piece: str) -> str:
-    """A point (a POLD.R cell is drawn by _cell): a dot, a ring marking the last move, the piece."""
+    """A Pods point: a dot, a ring that marks the last move's points, the pod."""
     return (f'<g class="point" data-point="{point}" data-piece="{piece}" transform="translate({_n(x)} {_n(y)})">'
             f'<circle class="spot" r="3"/><circle class="mark" r="{_n(0.42 * POINT_SPACING)}"/>'
             f"{_use('pods', piece)}</g>")
@@ -127,16 +128,18 @@ def _hand_band(board: PodsBoard, colour: str, top: float, width: float, position
 
 
 def hand_state(letter: str, position: Position) -> str:
+    """Where a pod is: in its side's hand, on the board, or out of the game (taken in the advanced game)."""
     white_hand, black_hand = position.hands
     if letter in white_hand + black_hand:
         return "hand"
     return "board" if letter in position.pieces.values() else "out"
 
 
-def pod_symbol(letter: str, legs: tuple[tuple[str, str], ...], colour: str) -> str:
+def pod_symbol(letter: str, legs: tuple[tuple[str, str], ...]) -> str:
     """One pod (letter: uppercase White's, lowercase Black's) as a <g> centred on 0, 0, its legs
     (White's, as the pod set gives them) as they stand on the board: Black's pods are White's
     turned half way round. Short legs end in a knob, long legs in an arrowhead."""
+    colour = "white" if letter.isupper() else "black"
     reach = {"s": 0.36 * POINT_SPACING, "l": 0.48 * POINT_SPACING}
     parts = []
     for direction, length in legs:
@@ -182,9 +185,7 @@ def poldr_board_svg(board: PoldrBoard, board_id: str, position: Position | None 
                      f"{rank}</text>")
     seat_width = width / board.players
     strip_top = 2 * MARGIN + grid
-    for seat, (side, colour) in enumerate(zip("byr", ("Blue", "Yellow", "Red"))):
-        if seat == board.players:
-            break
+    for seat, side, colour in zip(range(board.players), POLDR_FILLS, POLDR_COLOURS):
         left = seat * seat_width
         parts.append(f'<rect class="band" data-seat="{seat}" x="{_n(left + 2)}" y="{_n(strip_top)}" '
                      f'width="{_n(seat_width - 4)}" height="{RESERVE_STRIP - 4}" rx="6"/>'
@@ -215,12 +216,12 @@ def poldr_symbols() -> list[str]:
                f'<ellipse cy="{base_y}" rx="{base_rx}" ry="{base_ry}"/>'
                f'<path d="M-{foot} {base_y}L-{neck} {neck_y}H{neck}L{foot} {base_y}Z"/>'
                f'<circle cy="{head_y}" r="{head_r}"/></g>']
-    radius, half, quarter = at(0.32, 0.34, 0.17)
-    for side, fill in POLDR_COLOURS.items():
+    radius, half, quarter, side_length = at(0.32, 0.34, 0.17, 0.68)
+    for side, fill in POLDR_FILLS.items():
         symbols.append(f'<g id="{_symbol_id("poldr", side.upper())}" class="marker">'
                        f'<circle r="{radius}" fill="{fill}"/><text class="letter" y="6">{side.upper()}</text></g>')
         symbols.append(f'<g id="{_symbol_id("poldr", side)}" class="brick">'
-                       f'<rect x="-{half}" y="-{half}" width="{2 * float(half):g}" height="{2 * float(half):g}" rx="3" '
+                       f'<rect x="-{half}" y="-{half}" width="{side_length}" height="{side_length}" rx="3" '
                        f'fill="{fill}"/>'
                        f'<path d="M-{half} 0H{half}M0 -{half}V0M-{quarter} 0V{half}M{quarter} 0V{half}"/></g>')
     return symbols
@@ -246,8 +247,8 @@ def symbol_definitions(boards: dict[PodsBoard | PoldrBoard, str]) -> str:
     definitions: list[str] = []
     for board in boards:
         if isinstance(board, PodsBoard):
-            definitions += [pod_symbol(letter, legs, "white") for letter, legs in board.pods]
-            definitions += [pod_symbol(letter.lower(), legs, "black") for letter, legs in board.pods]
+            definitions += [pod_symbol(letter, legs) for letter, legs in board.pods]
+            definitions += [pod_symbol(letter.lower(), legs) for letter, legs in board.pods]
         else:
             definitions += poldr_symbols()
     unique = list(dict.fromkeys(definitions))  # the games of a match share their pieces

@@ -40,20 +40,21 @@ POINT_IN_MOVE_RE = re.compile(r"[a-i][1-9]")
 
 def game_page(replay: Replay, title: str | None = None) -> str:
     """The page of one game, or of a position and moves from it."""
-    title = title or _game_title(replay)
-    return _page(title, [_replays_viewer([replay])], [replay])
+    return _page(title or _game_title(replay), [replay])
 
 
 def match_page(replays: list[Replay], summary: MatchSummary, title: str | None = None) -> str:
-    """The page of a match: its summary, the running score, the list of games and the viewer."""
+    """The page of a match: its summary and running score, the viewer, the list of games."""
     title = title or f"{' vs '.join(summary.engines)}: {summary.rules.describe()}, {_count(summary.games, 'game')}"
-    overview = f'<div class="overview">{summary_section(summary)}{score_plot_section(summary)}</div>'
-    sections = [overview, _replays_viewer(replays), _game_list(replays)]
-    return _page(title, sections, replays)
+    return _page(title, replays, summary)
 
 
-def _page(title: str, sections: list[str], replays: list[Replay]) -> str:
+def _page(title: str, replays: list[Replay], summary: MatchSummary | None = None) -> str:
     boards = _distinct_boards(replays)
+    sections = [_replays_viewer(replays, boards)]
+    if summary is not None:
+        overview = f'<div class="overview">{summary_section(summary)}{score_plot_section(summary)}</div>'
+        sections = [overview, *sections, _game_list(replays)]
     data = {"games": [_game_data(replay, boards) for replay in replays],
             "boards": {board_id: board_data(board) for board, board_id in boards.items()},
             "symbols": symbol_ids(boards),
@@ -79,10 +80,9 @@ def _page(title: str, sections: list[str], replays: list[Replay]) -> str:
     ])
 
 
-def _replays_viewer(replays: list[Replay]) -> str:
+def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, str]) -> str:
     """The boards (one per kind of board in the page, the first game's at its end drawn already),
     the game's caption, the controls and the move list."""
-    boards = _distinct_boards(replays)
     first = replays[0]
     frames = []
     for board, board_id in boards.items():
@@ -152,12 +152,17 @@ def _outcome(replay: Replay) -> str:
     if replay.result is None:
         return seating
     if replay.game == "poldr":
-        seat = int(replay.result[1:-len("win")]) - 1
+        seat = _winning_seat(replay)
         result = f"{replay.colours[seat]} ({replay.seats[seat]}) wins"
     else:
         result = replay.result
     ending = "; ".join(part for part in (replay.reason, replay.detail) if part)
     return f"{seating}. Result: {result}" + (f" ({ending})" if ending else "")
+
+
+def _winning_seat(replay: Replay) -> int:
+    """POLD.R: the seat the record's result names, from 0 (p2win -> 1)."""
+    return int(replay.result[1:-len("win")]) - 1
 
 
 # -- a match
@@ -245,7 +250,7 @@ def _game_list(replays: list[Replay]) -> str:
         seats = "".join(f"<td>{_text(name)}</td>" for name in replay.seats)
         result = replay.result or ""
         if replay.game == "poldr" and result:
-            result = replay.colours[int(result[1:-len("win")]) - 1]
+            result = replay.colours[_winning_seat(replay)]
         rows.append(f'<tr data-game="{replay.number}"><td><a href="#game={replay.number}">{replay.number}</a></td>'
                     f"{seats}<td>{_text(result)}</td><td>{_text(replay.reason)}</td><td>{len(replay.moves)}</td></tr>")
     return (f'<section id="games"><h2>Games</h2><div class="game-list"><table><thead><tr><th>game</th>{head}'

@@ -19,8 +19,8 @@ from typing import Iterator, Sequence
 
 from .client import Engine
 from .errors import PodiumError
-from .notation import BLACK, POINTS, WHITE, fen_fields, hand_of, is_poldr_position, poldr_reserves
-from .records import is_poldr_record, record_engines, record_index
+from .notation import BLACK, POINTS, WHITE, hand_of, is_poldr_position, players_of, poldr_reserves, poldr_shape
+from .records import record_engines, record_index
 
 PODS_PICTURE_SIZE = 11  # rows and columns of a Pods board picture (docs/pods-rules.md section 2)
 POLDR_ROW_RE = re.compile(r"^\s*(?P<rank>[1-9]) (?P<cells>[.PBYRbyr](?: [.PBYRbyr])*)\s*$")
@@ -82,7 +82,6 @@ class Replay:
     result: str | None = None  # as the record has it: 1-0, 0-1, 1/2-1/2, p1win, p2win, p3win
     reason: str = ""
     detail: str = ""
-    variant: str = ""  # Pods: standard or advanced
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -121,14 +120,11 @@ def engine_pictures(engine: Engine, game: str, start: str, moves: Sequence[str])
 
 def replay_moves(engine: Engine, start: str, moves: Sequence[str], variant: str = "standard") -> Replay:
     """A position line and moves played from it; the seats are named by their colours."""
-    poldr = is_poldr_position(start)
-    game = "poldr" if poldr else "pods"
-    pictures = list(engine_pictures(engine, "poldr" if poldr else variant, start, moves))
+    game = "poldr" if is_poldr_position(start) else "pods"
+    pictures = list(engine_pictures(engine, "poldr" if game == "poldr" else variant, start, moves))
     positions = [read_position(lines, game) for lines in pictures]
-    board = PoldrBoard(len(fen_fields(start)[0].split("/")), len(poldr_reserves(start))) if poldr else \
-        PodsBoard(board_lines(pictures[0]), pod_set(engine))
-    return Replay(game, board, list(moves), positions, list(SEAT_COLOURS[game][:_players(board)]),
-                  variant="" if poldr else variant)
+    board = PoldrBoard(*poldr_shape(start)) if game == "poldr" else PodsBoard(board_lines(pictures[0]), pod_set(engine))
+    return Replay(game, board, list(moves), positions, list(SEAT_COLOURS[game][:players_of(start)]))
 
 
 def replay_record(engine: Engine, record: dict) -> Replay:
@@ -140,8 +136,6 @@ def replay_record(engine: Engine, record: dict) -> Replay:
     replay.number = record_index(record) + 1
     replay.opening_plies = len(opening_moves)
     replay.result, replay.reason, replay.detail = record["result"], record["reason"], record.get("detail", "")
-    if is_poldr_record(record):
-        replay.variant = ""
     return replay
 
 
@@ -215,6 +209,3 @@ def parse_pod_set(text: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], .
 def _field(lines: list[str], prefix: str) -> str | None:
     return next((line[len(prefix):].strip() for line in lines if line.startswith(prefix)), None)
 
-
-def _players(board: PodsBoard | PoldrBoard) -> int:
-    return board.players if isinstance(board, PoldrBoard) else 2

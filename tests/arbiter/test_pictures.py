@@ -78,8 +78,8 @@ class DrawingsTest(unittest.TestCase):
         def long_leg_end(symbol: str) -> float:
             return float(re.search(r'class="leg long" x1="0" y1="0" x2="[-\d.]+" y2="([-\d.]+)"', symbol).group(1))
 
-        self.assertLess(long_leg_end(pod_symbol("B", legs, "white")), 0)
-        self.assertGreater(long_leg_end(pod_symbol("b", legs, "black")), 0)
+        self.assertLess(long_leg_end(pod_symbol("B", legs)), 0)
+        self.assertGreater(long_leg_end(pod_symbol("b", legs)), 0)
 
 
 class PagesTest(unittest.TestCase):
