@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::moves::{Illegal, Move, MoveKind, MoveList};
-use super::pods::{Pod, PodMask};
+use super::pods::{MAX_PODS, Pod, PodMask};
 use super::ruleset::{Geometry, Rules, Variant};
 use super::types::{Bitboard, Direction, POINTS, Point, Rotation, RotationParseError, SIZE, Side, SideParseError};
 
@@ -138,7 +138,7 @@ impl std::error::Error for PositionError {}
 /// Marks an empty point in `Position::points`.
 const NO_POD: u8 = u8::MAX;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// Per point: `NO_POD`, or side * 16 + pod index.
     points: [u8; POINTS],
@@ -146,11 +146,29 @@ pub struct Position {
     hands: [PodMask; 2],
     /// Points attacked by each side's pods on the board.
     attacked: [Bitboard; 2],
+    /// For each side and each pod in its hand, the points where it could
+    /// place that pod now if it were its turn (the first-move rule aside),
+    /// when `reach_known`. A placement only takes points away (see
+    /// `narrow_reach`). What else the advanced game does (pods that move or
+    /// come off) leaves it unknown: it is then worked out where needed.
+    reach: [[Bitboard; MAX_PODS]; 2],
+    reach_known: bool,
     side_to_move: Side,
     rotation: Rotation,
     ply: u32,
     hash: u64,
 }
+
+/// Equal positions have the same pods on the same points, hands, side to
+/// move, rotation and ply; what is derived from those is not compared.
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        (self.points, self.hands, self.side_to_move, self.rotation, self.ply)
+            == (other.points, other.hands, other.side_to_move, other.rotation, other.ply)
+    }
+}
+
+impl Eq for Position {}
 
 /// Per-direction masks shared by every pod the side to move might place.
 struct PlacementMasks {
@@ -255,11 +273,14 @@ impl Position {
             occupied: [Bitboard::EMPTY; 2],
             hands: [all, all],
             attacked: [Bitboard::EMPTY; 2],
+            reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
+            reach_known: true,
             side_to_move: Side::White,
             rotation,
             ply: 0,
             hash: 0,
         };
+        position.reach = position.compute_reach(rules);
         position.hash = position.compute_hash(rules);
         position
     }
@@ -403,20 +424,71 @@ impl Position {
     /// Calls `visit(pod, targets)` for each pod the side to move may place.
     #[inline(always)]
     fn for_each_placement(&self, rules: &Rules, visit: impl FnMut(Pod, Bitboard)) {
-        let pods = self.placeable(rules);
-        if pods.is_empty() {
-            return;
-        }
-        self.placements_for(rules, self.side_to_move, pods, visit);
+        self.placements_for(rules, self.side_to_move, self.placeable(rules), visit);
     }
 
-    /// Calls `visit(pod, targets)` for each of `pods`, the points where `side`
-    /// could place it if it were `side`'s turn (the first-move rule aside).
+    /// Calls `visit(pod, targets)` for each of `pods` in `side`'s hand, the
+    /// points where `side` could place it if it were `side`'s turn (the
+    /// first-move rule aside).
     #[inline(always)]
     pub fn placements_for(&self, rules: &Rules, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
-        let masks = PlacementMasks::new(self, rules, side, pods);
-        for pod in pods {
-            visit(pod, masks.targets(rules, side, pod));
+        let pods = PodMask(pods.0 & self.hands[side.index()].0);
+        if self.reach_known {
+            for pod in pods {
+                visit(pod, self.reach[side.index()][pod.index()]);
+            }
+        } else if !pods.is_empty() {
+            let masks = PlacementMasks::new(self, rules, side, pods);
+            for pod in pods {
+                visit(pod, masks.targets(rules, side, pod));
+            }
+        }
+    }
+
+    /// `reach` computed from scratch; the kept one must always equal it.
+    pub fn compute_reach(&self, rules: &Rules) -> [[Bitboard; MAX_PODS]; 2] {
+        let mut reach = [[Bitboard::EMPTY; MAX_PODS]; 2];
+        for side in Side::BOTH {
+            let hand = self.hands[side.index()];
+            if hand.is_empty() {
+                continue;
+            }
+            let masks = PlacementMasks::new(self, rules, side, hand);
+            for pod in hand {
+                reach[side.index()][pod.index()] = masks.targets(rules, side, pod);
+            }
+        }
+        reach
+    }
+
+    /// Brings `reach` up to date after `side` placed `pod` on `to` and
+    /// nothing came off: that point is taken, the points it now attacks
+    /// are closed to the opponent, so are the points from which an opponent
+    /// pod would attack it, and pods next to it may have lost their last
+    /// liberty.
+    fn narrow_reach(&mut self, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
+        let (us, them) = (side.index(), side.opponent().index());
+        self.reach[us][pod.index()] = Bitboard::EMPTY;
+        for own in self.hands[us] {
+            self.reach[us][own.index()] &= !to.bit();
+        }
+        let closed = to.bit() | geometry.attacks[us][pod.index()][to.index()];
+        for other in self.hands[them] {
+            self.reach[them][other.index()] &= !(closed | geometry.reverse_attacks[them][other.index()][to.index()]);
+        }
+        if !rules.placement_needs_liberty() {
+            return;
+        }
+        let empty = self.empty();
+        for owner in [us, them] {
+            for each in self.hands[owner] {
+                let reach = &mut self.reach[owner][each.index()];
+                for point in *reach & geometry.reverse_first_steps[owner][each.index()][to.index()] {
+                    if (geometry.first_steps[owner][each.index()][point.index()] & empty).is_empty() {
+                        *reach &= !point.bit();
+                    }
+                }
+            }
         }
     }
 
@@ -584,29 +656,36 @@ impl Position {
     pub fn play_unchecked(&mut self, rules: &Rules, mv: Move) {
         let side = self.side_to_move;
         let geometry = rules.geometry(self.rotation);
-        let mut attacks_stale = false;
+        let mut placed = None;
         match mv.kind() {
             MoveKind::Place { pod, to } => {
                 self.hand_remove(rules, side, pod);
                 self.put(rules, side, pod, to);
                 self.attacked[side.index()] |= geometry.attacks[side.index()][pod.index()][to.index()];
+                placed = Some((pod, to));
             }
             MoveKind::Step { from, to } => {
                 let (_, pod) = self.take(rules, from);
                 self.put(rules, side, pod, to);
-                attacks_stale = true;
             }
         }
-        if rules.variant() == Variant::Advanced {
-            attacks_stale |= self.remove_blocked(rules, geometry);
-        }
-        if attacks_stale {
-            self.compute_attacks(rules);
+        let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry);
+        match placed {
+            Some((pod, to)) if !removed => {
+                if self.reach_known {
+                    self.narrow_reach(rules, geometry, side, pod, to);
+                }
+            }
+            _ => {
+                self.compute_attacks(rules);
+                self.reach_known = false;
+            }
         }
         self.side_to_move = side.opponent();
         self.hash ^= rules.zobrist.black_to_move;
         self.ply += 1;
         debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
+        debug_assert!(!self.reach_known || self.reach == self.compute_reach(rules), "incremental reach drifted");
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
@@ -649,6 +728,8 @@ impl Position {
             occupied: [Bitboard::EMPTY; 2],
             hands: [PodMask::EMPTY; 2],
             attacked: [Bitboard::EMPTY; 2],
+            reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
+            reach_known: true,
             side_to_move: fields[1].parse().map_err(PositionError::Side)?,
             rotation: fields[3].parse().map_err(PositionError::Rotation)?,
             ply: fields[4].parse().map_err(|_| bad_ply())?,
@@ -713,6 +794,7 @@ impl Position {
             return Err(PositionError::EmptyHand { side: position.side_to_move });
         }
         position.compute_attacks(rules);
+        position.reach = position.compute_reach(rules);
         position.hash = position.compute_hash(rules);
         Ok(position)
     }

@@ -123,6 +123,10 @@ pub(crate) struct Geometry {
     pub attacks: [[[Bitboard; POINTS]; MAX_PODS]; 2],
     /// First steps of each side's pod's legs from each point (its possible liberties).
     pub first_steps: [[[Bitboard; POINTS]; MAX_PODS]; 2],
+    /// The other way round: the points from which each side's pod would attack each point.
+    pub reverse_attacks: [[[Bitboard; POINTS]; MAX_PODS]; 2],
+    /// The points where each side's pod would have each point among its first steps.
+    pub reverse_first_steps: [[[Bitboard; POINTS]; MAX_PODS]; 2],
 }
 
 impl Geometry {
@@ -132,6 +136,8 @@ impl Geometry {
             rays: [[Bitboard::EMPTY; POINTS]; 8],
             attacks: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
             first_steps: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
+            reverse_attacks: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
+            reverse_first_steps: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
         });
         for dir in Direction::ALL {
             geometry.links[dir.index()] = board.links(dir);
@@ -162,6 +168,12 @@ impl Geometry {
                     }
                     geometry.attacks[side.index()][pod.index()][at.index()] = attacks;
                     geometry.first_steps[side.index()][pod.index()][at.index()] = first_steps;
+                    for target in attacks {
+                        geometry.reverse_attacks[side.index()][pod.index()][target.index()] |= at.bit();
+                    }
+                    for step in first_steps {
+                        geometry.reverse_first_steps[side.index()][pod.index()][step.index()] |= at.bit();
+                    }
                 }
             }
         }
