@@ -44,7 +44,8 @@ enum Task {
     /// the info lines and the best move, or one JSON object per position.
     Analyse(AnalyseArgs),
     /// Prove who wins a position with perfect play: the result, the line,
-    /// nodes and time (games that bound their length: POLD.R).
+    /// nodes and time (POLD.R and the standard Pods game by a dedicated proof search; the advanced game
+    /// by searching to the end).
     Solve(SolveArgs),
 }
 

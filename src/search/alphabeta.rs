@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, Signals, TimeBudget};
-use super::solver::{ProofTable, Prover, proved_move};
+use super::solver::{PROOF_TABLE_SHARE, ProofTable, Prover, proved_move};
 use super::tt::{Bound, Entry, TranspositionTable};
 
 mod maxn;
@@ -24,12 +24,13 @@ const INFINITY: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
 /// After each iteration a proof may take a share of the nodes searched so
 /// far (and at least `MIN_PROOF_NODES`), so proving keeps pace with
-/// searching: an equal share when asked to prove (`Limits::prove`, `go
-/// infinite`), half otherwise, and none while the game's bound on the plies
-/// left is above `PROOF_MAX_PLIES` (a proof is out of reach there, and its
-/// nodes would be the iterations' loss).
+/// searching: an equal share when asked to prove (`go infinite`, `go
+/// mate`), half otherwise, and none while the game's bound on the plies
+/// left is beyond its `proof_horizon` (a proof is out of reach there, and
+/// its nodes would be the iterations' loss). Under a clock a proof also
+/// stops once it has taken as long as the iterations before it, since its
+/// nodes cost more than theirs.
 const MIN_PROOF_NODES: u64 = 20_000;
-const PROOF_MAX_PLIES: u32 = 90;
 /// How many nodes pass between looks at the clock and the stop flag. Small
 /// enough that a thread with a small share of a crowded machine still
 /// looks often.
@@ -206,6 +207,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     /// Asked to prove: proofs get as many nodes as the iterations, however
     /// far the end.
     eager_proofs: bool,
+    /// Asked for nothing but a proof: it is tried first, with no budget.
+    prove_first: bool,
     /// Iterations search max-n rather than paranoid alpha-beta.
     maxn: bool,
     /// Whether the current max-n iteration cut a line off at its depth.
@@ -221,7 +224,7 @@ impl Searcher {
     pub fn new(hash_megabytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_megabytes),
-            proofs: ProofTable::default(),
+            proofs: ProofTable::new(hash_megabytes / PROOF_TABLE_SHARE),
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
             lines: 1,
@@ -241,6 +244,7 @@ impl Searcher {
 
     pub fn resize(&mut self, hash_megabytes: usize) {
         self.tt = TranspositionTable::new(hash_megabytes);
+        self.proofs = ProofTable::new(hash_megabytes / PROOF_TABLE_SHARE);
     }
 
     pub fn hash_megabytes(&self) -> usize {
@@ -354,6 +358,7 @@ impl Searcher {
             main.root_moves = root_moves.to_vec();
             main.pondering = pondering;
             main.eager_proofs = limits.prove || limits.infinite || limits.mate.is_some();
+            main.prove_first = limits.prove;
             main.budget = budget;
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
             let result = main.iterate(root, 1, max_depth, limits.infinite, lines, limits.mate);
@@ -404,6 +409,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             key_salt: 0,
             proofs: None,
             eager_proofs: false,
+            prove_first: false,
             maxn: false,
             horizon_reached: false,
             root_moves: Vec::new(),
@@ -482,6 +488,15 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         let lines = lines.min(allowed.len());
         let mut proofs_done = false;
+        // Asked for a proof (`solve`): the dedicated search goes first, with
+        // every node it needs; the iterations only if it cannot finish.
+        if self.prove_first
+            && let Some(proof) = self.try_proof(root, u64::MAX)
+        {
+            best = proof;
+            best.nodes = self.total_nodes();
+            return best;
+        }
         'deepening: for depth in first_depth..=max_depth {
             let mut first_score = 0;
             self.root_moves.clone_from(&allowed);
@@ -598,7 +613,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// search: no iteration improves on it.
     fn try_proof(&mut self, root: &G::Position, budget: u64) -> Option<SearchResult<G::Move>> {
         let bound = self.game.plies_left_bound(root)?;
-        if bound > PROOF_MAX_PLIES && !self.eager_proofs {
+        if bound > self.game.proof_horizon() && !self.eager_proofs {
             return None;
         }
         let (game, key_salt, root_player) = (self.game, self.key_salt, self.root_player);
@@ -606,20 +621,18 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         // Pondering, the budget of nodes is the only limit.
         let hard = if self.pondering { None } else { self.budget.hard };
         let clock_started = self.clock_started;
+        let searched_for = clock_started.elapsed();
+        let share = if self.eager_proofs { searched_for } else { searched_for / 2 };
+        let time_cap = (hard.is_some() && budget != u64::MAX).then(|| Instant::now() + share);
         let proofs = self.proofs.as_deref_mut()?;
         let mut interrupt = |nodes: u64| {
             nodes >= budget
                 || signals.stop.load(Ordering::Relaxed)
                 || hard.is_some_and(|hard| clock_started.elapsed() >= hard)
+                || time_cap.is_some_and(|cap| Instant::now() >= cap)
         };
-        let mut prover = Prover {
-            game,
-            table: proofs,
-            same_side: &|a, b| (a == root_player) == (b == root_player),
-            key_salt,
-            interrupt: &mut interrupt,
-            nodes: 0,
-        };
+        let same_side = |a, b| (a == root_player) == (b == root_player);
+        let mut prover = Prover::new(game, proofs, &same_side, key_salt, &mut interrupt);
         let proved = prover.prove(root);
         let nodes = prover.nodes;
         self.shared.nodes.fetch_add(nodes, Ordering::Relaxed);

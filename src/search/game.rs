@@ -52,10 +52,17 @@ pub trait SearchGame: Sync {
     /// Whether a repeated position is a draw in this game.
     fn repetition_is_draw(&self) -> bool;
 
-    /// How promising `mv` looks before any search (higher first): proofs
-    /// try moves in this order.
-    fn move_priority(&self, _position: &Self::Position, _mv: Self::Move) -> i32 {
+    /// How promising `mv`, leading to `child`, looks before any search
+    /// (higher first): proofs try moves in this order.
+    fn proof_priority(&self, _position: &Self::Position, _mv: Self::Move, _child: &Self::Position) -> i32 {
         0
+    }
+
+    /// Who wins, where a sound bound of the game decides it without a
+    /// search (never a guess): whether the side to move wins, and at most
+    /// how many plies the game lasts. Proofs take it as proved.
+    fn proof_verdict(&self, _position: &Self::Position) -> Option<(bool, u32)> {
+        None
     }
 
     /// A key shared by all positions that are the same up to a symmetry of
@@ -81,6 +88,12 @@ pub trait SearchGame: Sync {
     /// trying; `None` otherwise.
     fn plies_left_bound(&self, _position: &Self::Position) -> Option<u32> {
         None
+    }
+
+    /// In timed play, proofs are tried only where `plies_left_bound` is at
+    /// most this: beyond it they rarely finish in a move's time.
+    fn proof_horizon(&self) -> u32 {
+        90
     }
 
     /// About how many more moves the side to move will play, for sharing

@@ -1,9 +1,10 @@
 //! Win/loss proofs: a search to the end of the game with no evaluation that
-//! asks only which side wins, trying the game's most promising moves first
-//! and remembering every position it has proved. Only for games without
+//! asks only which side wins. It tries the game's most promising moves
+//! first, looks up every child in the table before searching any (an
+//! enhanced transposition cutoff: one child already proved lost for its
+//! mover settles the node), takes the game's word where a sound bound
+//! decides a position, and remembers what it proved. Only for games without
 //! draws within reach (a draw leaves the proof unfinished).
-
-use std::collections::HashMap;
 
 use super::game::{Outcome, SearchGame};
 
@@ -21,41 +22,110 @@ pub fn proved_move<G: SearchGame>(
 }
 
 /// A proved position: whether the side to move wins, and in how many plies
-/// the game ends when the winner keeps to the proof's moves and the loser
-/// resists longest.
+/// (at most) the game ends when the winner keeps to the proof's moves and
+/// the loser resists longest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Proven {
     pub mover_wins: bool,
     pub plies: u32,
-    /// The winning move, or the loser's longest resistance; packed.
+    /// The winning move, or the loser's longest resistance; packed. None
+    /// where the game's bound decided without a move.
     pub best_move: Option<u16>,
 }
 
-/// Proved positions, kept across searches of the same game: a proof only
-/// grows. Keys are shared by positions equal up to a symmetry, and moves
-/// are stored as seen in that shared form.
-#[derive(Default)]
-pub struct ProofTable {
-    entries: HashMap<u64, Proven>,
+impl Proven {
+    fn pack(self) -> u32 {
+        let mv = self.best_move.map_or(0, |bits| (1 << 16) | bits as u32);
+        VALID | (self.mover_wins as u32) << 30 | (self.plies.min(0xff)) << 17 | mv
+    }
+
+    fn unpack(data: u32) -> Proven {
+        Proven {
+            mover_wins: data & (1 << 30) != 0,
+            plies: (data >> 17) & 0xff,
+            best_move: (data & (1 << 16) != 0).then_some(data as u16),
+        }
+    }
 }
 
-/// Past this many proved positions the table starts afresh, to bound memory.
-const MAX_ENTRIES: usize = 1 << 24;
+const VALID: u32 = 1 << 31;
+
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    data: u32,
+    /// log2 of the nodes the proof took: cheap proofs give way to costly ones.
+    work: u8,
+}
+
+/// Proved positions, kept across searches of the same game: a proof only
+/// grows while it fits. Keys are shared by positions equal up to a
+/// symmetry, and moves are stored as seen in that shared form. Two slots a
+/// bucket; a new proof replaces the cheaper one.
+pub struct ProofTable {
+    slots: Vec<Slot>,
+}
+
+/// The table's share of the memory the `Hash` option gives the search.
+pub const PROOF_TABLE_SHARE: usize = 2;
 
 impl ProofTable {
+    /// A table of at most `megabytes`, smaller where the memory cannot be had.
+    pub fn new(megabytes: usize) -> ProofTable {
+        let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
+        // A power of two, so a key's low bits pick its bucket.
+        let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        loop {
+            let mut slots = Vec::new();
+            if slots.try_reserve_exact(count).is_ok() || count == 2 {
+                slots.resize(count, Slot::default());
+                return ProofTable { slots };
+            }
+            count /= 2;
+        }
+    }
+
     pub fn clear(&mut self) {
-        self.entries.clear();
+        self.slots.fill(Slot::default());
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 2)
+    }
+
+    /// Starts fetching `key`'s bucket into the cache, to be read soon.
+    fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let slot: *const Slot = &self.slots[self.bucket(key)];
+            // SAFETY: a prefetch is only a hint; SSE is part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn get(&self, key: u64) -> Option<Proven> {
-        self.entries.get(&key).copied()
+        let bucket = self.bucket(key);
+        self.slots[bucket..bucket + 2]
+            .iter()
+            .find(|slot| slot.key == key && slot.data & VALID != 0)
+            .map(|slot| Proven::unpack(slot.data))
     }
 
-    fn insert(&mut self, key: u64, proven: Proven) {
-        if self.entries.len() >= MAX_ENTRIES {
-            self.entries.clear();
-        }
-        self.entries.insert(key, proven);
+    fn insert(&mut self, key: u64, proven: Proven, nodes: u64) {
+        let bucket = self.bucket(key);
+        let work = (64 - nodes.leading_zeros()) as u8;
+        let pair = &mut self.slots[bucket..bucket + 2];
+        let index = if let Some(same) = pair.iter().position(|slot| slot.key == key) {
+            same
+        } else if pair[0].work <= pair[1].work {
+            0
+        } else {
+            1
+        };
+        pair[index] = Slot { key, data: proven.pack(), work };
     }
 }
 
@@ -68,66 +138,148 @@ pub enum Unproven {
     Draw,
 }
 
+/// A child waiting to be searched, with its place in the order.
+struct Child<G: SearchGame> {
+    priority: i32,
+    mv: G::Move,
+    position: G::Position,
+    key: u64,
+}
+
 /// One proof attempt. `same_side` says whether two players are on one side
 /// (with more than two players, the others form a coalition against the
 /// root player); `key_salt` is mixed into every key.
 pub struct Prover<'a, G: SearchGame> {
-    pub game: &'a G,
-    pub table: &'a mut ProofTable,
-    pub same_side: &'a dyn Fn(usize, usize) -> bool,
-    pub key_salt: u64,
+    game: &'a G,
+    table: &'a mut ProofTable,
+    same_side: &'a dyn Fn(usize, usize) -> bool,
+    key_salt: u64,
     /// Called every few thousand nodes with the count so far: true to stop.
-    pub interrupt: &'a mut dyn FnMut(u64) -> bool,
+    interrupt: &'a mut dyn FnMut(u64) -> bool,
     pub nodes: u64,
+    /// Children of the node at each ply, reused.
+    children: Vec<Vec<Child<G>>>,
+    moves: Vec<G::Move>,
 }
 
-impl<G: SearchGame> Prover<'_, G> {
-    pub fn prove(&mut self, position: &G::Position) -> Result<Proven, Unproven> {
+impl<'a, G: SearchGame> Prover<'a, G> {
+    pub fn new(
+        game: &'a G,
+        table: &'a mut ProofTable,
+        same_side: &'a dyn Fn(usize, usize) -> bool,
+        key_salt: u64,
+        interrupt: &'a mut dyn FnMut(u64) -> bool,
+    ) -> Self {
+        Prover { game, table, same_side, key_salt, interrupt, nodes: 0, children: Vec::new(), moves: Vec::new() }
+    }
+
+    /// Proves who wins `root`. The root itself is always searched, so a
+    /// proof of it names a move.
+    pub fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
+        self.prove_at(root, 0)
+    }
+
+    fn prove_at(&mut self, position: &G::Position, ply: usize) -> Result<Proven, Unproven> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(4096) && (self.interrupt)(self.nodes) {
+        if self.nodes.is_multiple_of(1024) && (self.interrupt)(self.nodes) {
             return Err(Unproven::Interrupted);
         }
+        let nodes_before = self.nodes;
         let (key, symmetry) = self.game.symmetric_key(position);
         let key = key ^ self.key_salt;
-        let stored = |mv| Some(G::move_to_bits(self.game.transform_move(position, mv, symmetry, false)));
-        if let Some(proven) = self.table.get(key) {
+        if let Some(proven) = self.table.get(key)
+            && (ply > 0 || proven.best_move.is_some())
+        {
+            return Ok(proven);
+        }
+        if ply > 0
+            && let Some((mover_wins, plies)) = self.game.proof_verdict(position)
+        {
+            let proven = Proven { mover_wins, plies, best_move: None };
+            self.table.insert(key, proven, 1);
             return Ok(proven);
         }
         let mover = self.game.mover(position);
-        let mut moves = Vec::new();
-        self.game.legal_moves(position, &mut moves);
-        if moves.is_empty() {
+        self.moves.clear();
+        self.game.legal_moves(position, &mut self.moves);
+        if self.moves.is_empty() {
             return match self.game.final_outcome(position) {
                 Outcome::Draw => Err(Unproven::Draw),
                 Outcome::Win(winner) => {
                     let proven = Proven { mover_wins: (self.same_side)(winner, mover), plies: 0, best_move: None };
-                    self.table.insert(key, proven);
+                    self.table.insert(key, proven, 1);
                     Ok(proven)
                 }
             };
         }
-        // Stable: equal priorities keep the game's order.
-        moves.sort_by_key(|&mv| std::cmp::Reverse(self.game.move_priority(position, mv)));
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.children[ply]);
+        let outcome = self.search_children(position, mover, &mut children, ply);
+        self.children[ply] = children;
+        let (mover_wins, plies, mv) = outcome?;
+        let best_move = Some(G::move_to_bits(self.game.transform_move(position, mv, symmetry, false)));
+        let proven = Proven { mover_wins, plies, best_move };
+        self.table.insert(key, proven, self.nodes - nodes_before + 1);
+        Ok(proven)
+    }
+
+    /// Whether `mover` wins by one of the moves in `self.moves`, in how
+    /// many plies, and by which move (or the longest resistance).
+    fn search_children(
+        &mut self,
+        position: &G::Position,
+        mover: usize,
+        children: &mut Vec<Child<G>>,
+        ply: usize,
+    ) -> Result<(bool, u32, G::Move), Unproven> {
+        let game = self.game;
         let mut longest: Option<(u32, G::Move)> = None;
-        for mv in moves {
-            let child = self.game.play(position, mv);
-            let below = self.prove(&child)?;
-            let child_side_wins = below.mover_wins;
-            let we_win =
-                if (self.same_side)(self.game.mover(&child), mover) { child_side_wins } else { !child_side_wins };
+        children.clear();
+        // All children's buckets are fetched at once, then looked at: the
+        // table's cache misses overlap instead of coming one after another.
+        for &mv in &self.moves {
+            let child = game.play(position, mv);
+            let key = game.symmetric_key(&child).0 ^ self.key_salt;
+            self.table.prefetch(key);
+            children.push(Child { priority: 0, mv, position: child, key });
+        }
+        let mut index = 0;
+        while index < children.len() {
+            let child = &mut children[index];
+            if let Some(below) = self.table.get(child.key) {
+                let plies = below.plies + 1;
+                if self.mover_wins_through(&child.position, mover, below) {
+                    return Ok((true, plies, child.mv));
+                }
+                if longest.is_none_or(|(most, _)| plies > most) {
+                    longest = Some((plies, child.mv));
+                }
+                children.swap_remove(index);
+                continue;
+            }
+            child.priority = game.proof_priority(position, child.mv, &child.position);
+            index += 1;
+        }
+        // Stable: equal priorities keep the game's order.
+        children.sort_by_key(|child| std::cmp::Reverse(child.priority));
+        for child in children.iter() {
+            let below = self.prove_at(&child.position, ply + 1)?;
             let plies = below.plies + 1;
-            if we_win {
-                let proven = Proven { mover_wins: true, plies, best_move: stored(mv) };
-                self.table.insert(key, proven);
-                return Ok(proven);
+            if self.mover_wins_through(&child.position, mover, below) {
+                return Ok((true, plies, child.mv));
             }
             if longest.is_none_or(|(most, _)| plies > most) {
-                longest = Some((plies, mv));
+                longest = Some((plies, child.mv));
             }
         }
         let (plies, mv) = longest.expect("at least one move");
-        let proven = Proven { mover_wins: false, plies, best_move: stored(mv) };
-        self.table.insert(key, proven);
-        Ok(proven)
+        Ok((false, plies, mv))
+    }
+
+    /// Whether `mover` wins when the game goes on to `child`, proved `below`.
+    fn mover_wins_through(&self, child: &G::Position, mover: usize, below: Proven) -> bool {
+        if (self.same_side)(self.game.mover(child), mover) { below.mover_wins } else { !below.mover_wins }
     }
 }

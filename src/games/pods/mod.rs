@@ -2,6 +2,7 @@
 //! hashing, evaluation and the adapter to the search. Pure: no I/O.
 
 mod board;
+mod endgame;
 mod game;
 mod moves;
 mod perft;
@@ -15,6 +16,7 @@ mod session;
 mod types;
 
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
+pub use endgame::{least_placements, most_placements, standard_verdict};
 pub use game::Game;
 pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
 pub use perft::{divide, perft, perft_until};

@@ -4,8 +4,12 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::{Bitboard, Move, Position, Rules, Side, Variant};
+use super::{Bitboard, Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
 use crate::search::{Outcome, SearchGame};
+
+/// Standard: proofs are tried in timed play once both sides together can
+/// make at most this many more placements.
+const PROOF_HORIZON: u32 = 20;
 
 /// Evaluation weights, in one place so they are easy to tune.
 #[derive(Clone, Copy, Debug)]
@@ -235,6 +239,26 @@ impl SearchGame for PodsGame {
 
     fn repetition_is_draw(&self) -> bool {
         self.rules.variant() == Variant::Advanced
+    }
+
+    /// Standard: every ply is a placement that a side could make now.
+    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        (self.rules.variant() == Variant::Standard)
+            .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
+    }
+
+    fn proof_horizon(&self) -> u32 {
+        PROOF_HORIZON
+    }
+
+    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
+        standard_verdict(&self.rules, position)
+    }
+
+    /// Moves that leave the opponent worst off first: its fewest replies
+    /// make the quickest refutations too.
+    fn proof_priority(&self, _: &Position, _: Move, child: &Position) -> i32 {
+        -(child.count_moves(&self.rules) as i32)
     }
 
     fn expected_moves_left(&self, position: &Position) -> u32 {

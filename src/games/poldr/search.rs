@@ -184,7 +184,7 @@ impl SearchGame for PoldrGame {
 
     /// Turns that place or take back more bricks first: the race to the
     /// last brick, and to the most bricks, is most of the game.
-    fn move_priority(&self, position: &Position, mv: Move) -> i32 {
+    fn proof_priority(&self, position: &Position, mv: Move, _: &Position) -> i32 {
         position.bricks_moved_by(mv) as i32
     }
 

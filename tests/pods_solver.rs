@@ -1,0 +1,102 @@
+//! The standard game's endgame bounds and proofs against brute force: the
+//! slow reference generator of tests/common/reference.rs (written from the
+//! rules alone) plays every line to the end, and its winner must be the
+//! one the bounds and the proofs name.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use common::reference::RefRules;
+use podium::games::pods::{
+    MoveList, PodsGame, Position, Rotation, Rules, Side, Variant, least_placements, most_placements, standard_verdict,
+};
+use podium::search::{Limits, Score, Searcher, Signals};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+/// Seeded random standard games, each as the list of its positions.
+fn random_games(count: usize, seed: u64) -> Vec<Vec<Position>> {
+    let rules = Rules::default_for(Variant::Standard);
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let rotation = Rotation::ALL[(random.next_u64() % 4) as usize];
+            let mut position = Position::start(&rules, rotation);
+            let mut positions = vec![position];
+            loop {
+                let mut moves = MoveList::new();
+                position.generate_moves(&rules, &mut moves);
+                if moves.is_empty() {
+                    return positions;
+                }
+                position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+                positions.push(position);
+            }
+        })
+        .collect()
+}
+
+/// Whether the side to move wins, by trying every line to the end.
+fn brute_force_wins(reference: &RefRules, line: &str, known: &mut HashMap<String, bool>) -> bool {
+    if let Some(&wins) = known.get(line) {
+        return wins;
+    }
+    let wins =
+        reference.legal_moves(line).iter().any(|mv| !brute_force_wins(reference, &reference.play(line, mv), known));
+    known.insert(line.to_string(), wins);
+    wins
+}
+
+#[test]
+fn no_side_places_more_pods_than_its_upper_bound() {
+    let rules = Rules::default_for(Variant::Standard);
+    let mut checked = 0;
+    for game in random_games(200, 0x5eed_0b0d) {
+        for (index, position) in game.iter().enumerate() {
+            for side in Side::BOTH {
+                let bound = most_placements(&rules, position, side);
+                let made = game[index..].windows(2).filter(|pair| pair[0].side_to_move() == side).count() as u32;
+                assert!(made <= bound, "{position}: {side:?} placed {made} pods, bound {bound}");
+                let least = least_placements(&rules, position, side);
+                assert!(least <= bound, "{position}: {side:?} counts on {least} of at most {bound}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+}
+
+#[test]
+fn verdicts_and_proofs_name_the_brute_force_winner() {
+    let rules = Arc::new(Rules::default_for(Variant::Standard));
+    let reference = RefRules::new(None, None, false, false);
+    let game = PodsGame::new(rules.clone(), 0);
+    let mut known = HashMap::new();
+    let (mut verdicts, mut proofs, mut wins) = (0, 0, 0);
+    for positions in random_games(400, 0x5eed_0b0e) {
+        // The last plies of each game, where every line can be tried.
+        for position in positions.iter().rev().skip(1).take(5) {
+            let line = position.to_string();
+            let mover_wins = brute_force_wins(&reference, &line, &mut known);
+            if let Some((verdict, _)) = standard_verdict(&rules, position) {
+                assert_eq!(verdict, mover_wins, "{line}: the bound's verdict");
+                verdicts += 1;
+            }
+            let mut searcher = Searcher::new(1);
+            let limits = Limits { depth: Some(60), prove: true, ..Limits::default() };
+            let result = searcher.search(&game, position, &[], &limits, &[], &Signals::default(), |_| {});
+            let Score::Mate(moves) = result.score else { panic!("{line}: no proof, {:?}", result.score) };
+            assert_eq!(moves > 0, mover_wins, "{line}: proved mate {moves}");
+            if mover_wins {
+                let best = result.best_move.expect("a winning move").to_string();
+                let after = reference.play(&line, &best);
+                assert!(!brute_force_wins(&reference, &after, &mut known), "{line}: {best} does not win");
+                wins += 1;
+            }
+            proofs += 1;
+        }
+    }
+    assert!(verdicts > 800 && proofs > 1_800 && wins > 800, "{verdicts} verdicts, {proofs} proofs, {wins} wins");
+}
