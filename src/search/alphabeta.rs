@@ -756,42 +756,44 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
-        moves.clear();
-        self.game.legal_moves(position, &mut moves);
-        if moves.is_empty() {
-            self.move_buffers[ply] = moves;
-            return self.outcome_score(self.game.final_outcome(position), mover, ply);
-        }
+        // Moves come in stages: the table's move and the killers are tried
+        // before any list is made, since most cut-offs come from them.
+        let mut picker = MovePicker::new(
+            if ply == 0 { None } else { tt_move },
+            if ply == 0 { [None; 2] } else { self.killers[ply] },
+        );
+        let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
+        scored.clear();
         // The root searches only the moves asked for; its value is then not
         // the position's, and is not stored.
-        let partial_root = ply == 0 && {
-            let generated = moves.len();
-            moves.retain(|mv| self.root_moves.contains(mv));
-            moves.len() < generated
-        };
-        let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
-        self.score_moves(&moves, &mut scored, tt_move, ply);
-        self.move_buffers[ply] = moves;
+        let mut partial_root = false;
 
         self.path.push(key);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        // Each child is made one move ahead, so its table slot is fetched
-        // while the previous child's subtree is searched.
-        order_next(&mut scored, 0);
-        let mut upcoming = Some(self.play_and_prefetch(position, scored[0].1, depth));
-        for index in 0..scored.len() {
-            let (move_score, mv) = scored[index];
+        let mut index = 0;
+        // Once the first move has failed to cut off, each child is made one
+        // move ahead, so its table slot is fetched while the previous
+        // child's subtree is searched.
+        let mut upcoming: Option<(G::Move, i32, G::Position)> = None;
+        loop {
+            let (mv, move_score, child) = match upcoming.take() {
+                Some(made) => made,
+                None => match self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root) {
+                    Some((mv, move_score)) => (mv, move_score, self.game.play(position, mv)),
+                    None => break,
+                },
+            };
             if ply == 0 {
                 self.announce(mv, index + 1, depth as u32);
             }
-            let child = upcoming.take().expect("made one move ahead");
             let same_side = self.with_root(self.game.mover(&child)) == self.with_root(mover);
-            if index + 1 < scored.len() {
-                order_next(&mut scored, index + 1);
-                upcoming = Some(self.play_and_prefetch(position, scored[index + 1].1, depth));
+            if index > 0
+                && let Some((next, next_score)) =
+                    self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root)
+            {
+                upcoming = Some((next, next_score, self.play_and_prefetch(position, next, depth)));
             }
             let score = if index == 0 {
                 self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1)
@@ -810,6 +812,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 }
                 score
             };
+            index += 1;
             if self.aborted {
                 break;
             }
@@ -831,6 +834,12 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                 }
             }
+        }
+        if index == 0 && !self.aborted {
+            // No legal move at all: the game is over here.
+            self.scored_buffers[ply] = scored;
+            self.path.pop();
+            return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
         self.scored_buffers[ply] = scored;
         self.path.pop();
@@ -858,6 +867,65 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             },
         );
         best_score
+    }
+
+    /// The next move to search at this node and its ordering score: the
+    /// table's move, then the killers that are legal here, then the rest of
+    /// the generated moves, best first. Moves are generated only when the
+    /// first stages are used up.
+    fn pick(
+        &mut self,
+        picker: &mut MovePicker<G::Move>,
+        position: &G::Position,
+        scored: &mut Vec<(i32, G::Move)>,
+        tt_move: Option<G::Move>,
+        ply: usize,
+        partial_root: &mut bool,
+    ) -> Option<(G::Move, i32)> {
+        loop {
+            match picker.stage {
+                Stage::Table => {
+                    picker.stage = Stage::Killer(0);
+                    if let Some(mv) = picker.table_move {
+                        return Some((mv, TT_MOVE_SCORE));
+                    }
+                }
+                Stage::Killer(slot) => {
+                    picker.stage = if slot == 0 { Stage::Killer(1) } else { Stage::Generate };
+                    if let Some(mv) = picker.killers[slot]
+                        && Some(mv) != picker.table_move
+                        && self.game.is_legal(position, mv)
+                    {
+                        picker.tried[slot] = Some(mv);
+                        return Some((mv, KILLER_SCORE + 1 - slot as i32));
+                    }
+                }
+                Stage::Generate => {
+                    picker.stage = Stage::Rest;
+                    let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+                    moves.clear();
+                    self.game.legal_moves(position, &mut moves);
+                    if ply == 0 {
+                        let generated = moves.len();
+                        moves.retain(|mv| self.root_moves.contains(mv));
+                        *partial_root = moves.len() < generated;
+                    }
+                    let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
+                    moves.retain(|mv| !tried.contains(&Some(*mv)));
+                    self.score_moves(&moves, scored, tt_move, ply);
+                    self.move_buffers[ply] = moves;
+                }
+                Stage::Rest => {
+                    if picker.next >= scored.len() {
+                        return None;
+                    }
+                    order_next(scored, picker.next);
+                    let (score, mv) = scored[picker.next];
+                    picker.next += 1;
+                    return Some((mv, score));
+                }
+            }
+        }
     }
 
     /// A child's score for the side of the player moving here: negated only
@@ -915,6 +983,31 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         let slot = &mut self.history[G::move_to_bits(mv) as usize];
         *slot = (*slot + depth * depth).min(HISTORY_MAX);
+    }
+}
+
+/// Where a node is in handing out its moves (see `Run::pick`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    Table,
+    Killer(usize),
+    Generate,
+    Rest,
+}
+
+struct MovePicker<M> {
+    stage: Stage,
+    table_move: Option<M>,
+    killers: [Option<M>; 2],
+    /// The killers handed out, so the generated list skips them.
+    tried: [Option<M>; 2],
+    /// The next generated move to hand out.
+    next: usize,
+}
+
+impl<M: Copy> MovePicker<M> {
+    fn new(table_move: Option<M>, killers: [Option<M>; 2]) -> Self {
+        MovePicker { stage: Stage::Table, table_move, killers, tried: [None; 2], next: 0 }
     }
 }
 
