@@ -773,18 +773,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut index = 0;
-        // Once the first move has failed to cut off, each child is made one
-        // move ahead, so its table slot is fetched while the previous
+        // Once the first move has failed to cut off, each move is picked
+        // one ahead, and its child's table slot fetched while the previous
         // child's subtree is searched.
-        let mut upcoming: Option<(G::Move, i32, G::Position)> = None;
-        loop {
-            let (mv, move_score, child) = match upcoming.take() {
-                Some(made) => made,
-                None => match self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root) {
-                    Some((mv, move_score)) => (mv, move_score, self.game.play(position, mv)),
-                    None => break,
-                },
-            };
+        let mut upcoming: Option<(G::Move, i32)> = None;
+        while let Some((mv, move_score)) =
+            upcoming.take().or_else(|| self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root))
+        {
+            let child = self.game.play(position, mv);
             if ply == 0 {
                 self.announce(mv, index + 1, depth as u32);
             }
@@ -793,7 +789,12 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 && let Some((next, next_score)) =
                     self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root)
             {
-                upcoming = Some((next, next_score, self.play_and_prefetch(position, next, depth)));
+                if depth > 1
+                    && let Some(key) = self.game.child_hash_hint(position, next)
+                {
+                    self.tt.prefetch(key ^ self.key_salt);
+                }
+                upcoming = Some((next, next_score));
             }
             let score = if index == 0 {
                 self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1)
@@ -946,16 +947,6 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
     }
 
-    /// The child after `mv`, its table slot on its way into the cache if it will be probed.
-    fn play_and_prefetch(&self, position: &G::Position, mv: G::Move, depth: i32) -> G::Position {
-        let child = self.game.play(position, mv);
-        if depth > 1 {
-            self.tt.prefetch(self.game.hash(&child) ^ self.key_salt);
-        }
-        child
-    }
-
-    /// TT move first, then killers, then by history.
     /// The table move first, then killers, then by history.
     fn score_moves(&self, moves: &[G::Move], scored: &mut Vec<(i32, G::Move)>, tt_move: Option<G::Move>, ply: usize) {
         let killers = self.killers[ply];

@@ -36,6 +36,13 @@ pub trait SearchGame: Sync {
     /// The position after `mv`, which is legal.
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
 
+    /// The key the position after `mv` most likely has, where the game can
+    /// tell without playing it: the search fetches that table slot early.
+    /// A wrong guess costs nothing but the fetch.
+    fn child_hash_hint(&self, _position: &Self::Position, _mv: Self::Move) -> Option<u64> {
+        None
+    }
+
     /// Whether `mv` (say, read from the transposition table) is legal here.
     fn is_legal(&self, position: &Self::Position, mv: Self::Move) -> bool;
 

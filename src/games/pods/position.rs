@@ -570,6 +570,23 @@ impl Position {
         count
     }
 
+    /// The key after `mv` if no pod comes off (always so in the standard
+    /// game), without playing it.
+    pub fn hash_after(&self, rules: &Rules, mv: Move) -> u64 {
+        let keys = &rules.zobrist;
+        let side = self.side_to_move.index();
+        let moved = match mv.kind() {
+            MoveKind::Place { pod, to } => keys.hand[side][pod.index()] ^ keys.board[side][pod.index()][to.index()],
+            MoveKind::Step { from, to } => match self.pod_at(from) {
+                Some((_, pod)) => {
+                    keys.board[side][pod.index()][from.index()] ^ keys.board[side][pod.index()][to.index()]
+                }
+                None => 0,
+            },
+        };
+        self.hash ^ moved ^ keys.black_to_move
+    }
+
     /// Whether `mv` is legal here, and if not, why.
     pub fn check(&self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
         if self.last_mover_emptied_hand(rules) {
@@ -857,5 +874,38 @@ mod tests {
             PositionError::UnknownPod { place: PodPlace::BoardRank(4), letter: 'Z' }
         );
         assert_eq!(parse("6/6/6/6/6/6 w ab 0 0"), PositionError::EmptyHand { side: Side::White });
+    }
+
+    #[test]
+    fn hash_after_is_the_key_played_moves_get_when_no_pod_comes_off() {
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut checked = 0;
+        for variant in [Variant::Standard, Variant::Advanced] {
+            let rules = Rules::default_for(variant);
+            for _ in 0..20 {
+                let mut position = Position::start(&rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
+                for _ in 0..60 {
+                    let mut moves = MoveList::new();
+                    position.generate_moves(&rules, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    for &mv in moves.iter() {
+                        let mut after = position;
+                        after.play_unchecked(&rules, mv);
+                        let on_board = |p: &Position| (p.occupied[0] | p.occupied[1]).count();
+                        let placed = matches!(mv.kind(), MoveKind::Place { .. }) as u32;
+                        if on_board(&after) == on_board(&position) + placed {
+                            assert_eq!(position.hash_after(&rules, mv), after.hash(), "{position} {mv}");
+                            checked += 1;
+                        }
+                    }
+                    position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
     }
 }

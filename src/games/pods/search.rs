@@ -218,6 +218,10 @@ impl SearchGame for PodsGame {
         next
     }
 
+    fn child_hash_hint(&self, position: &Position, mv: Move) -> Option<u64> {
+        Some(position.hash_after(&self.rules, mv))
+    }
+
     fn is_legal(&self, position: &Position, mv: Move) -> bool {
         position.check(&self.rules, mv).is_ok()
     }
