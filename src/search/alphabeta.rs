@@ -31,6 +31,12 @@ const MAX_PLY: usize = 128;
 /// stops once it has taken as long as the iterations before it, since its
 /// nodes cost more than theirs.
 const MIN_PROOF_NODES: u64 = 20_000;
+/// Aspiration windows: from this depth, a first window of this many units
+/// either side of the expected score, doubled each time the score falls
+/// out, and given up for the full window past the limit.
+const ASPIRATION_DEPTH: u32 = 5;
+const ASPIRATION_MARGIN: i32 = 60;
+const ASPIRATION_LIMIT: i32 = 1000;
 /// How many nodes pass between looks at the clock and the stop flag. Small
 /// enough that a thread with a small share of a crowded machine still
 /// looks often.
@@ -497,11 +503,17 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             best.nodes = self.total_nodes();
             return best;
         }
+        // The best line's score at each depth, for aspiration windows.
+        let mut scores: Vec<Option<i32>> = vec![None; max_depth as usize + 1];
         'deepening: for depth in first_depth..=max_depth {
             let mut first_score = 0;
             self.root_moves.clone_from(&allowed);
             for line in 1..=lines {
-                let score = self.search_root(root, depth);
+                // Two plies back, not one: the side to move at the leaves is
+                // then the same, so the scores of games whose evaluation
+                // leans to one side (Pods) agree best.
+                let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
+                let score = self.search_root(root, depth, expected);
                 if self.aborted {
                     // Root moves are only recorded once fully searched, and
                     // the last best move is searched first: a move found
@@ -518,6 +530,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 if line == 1 {
                     best = found;
                     first_score = score;
+                    scores[depth as usize] = Some(score);
                 }
                 let found_move = self.pv[0][0];
                 self.root_moves.retain(|&mv| mv != found_move);
@@ -559,14 +572,34 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     }
 
     /// One search of the root among `root_moves` to `depth`; leaves the line in `pv[0]`.
-    fn search_root(&mut self, root: &G::Position, depth: u32) -> i32 {
+    /// With `expected`, the score an earlier iteration found, the search
+    /// looks first in a narrow window around it (an aspiration window),
+    /// and widens it on the side the score falls out of.
+    fn search_root(&mut self, root: &G::Position, depth: u32, expected: Option<i32>) -> i32 {
         self.seldepth = 0;
         self.horizon_reached = false;
         self.root_score = None;
         if self.maxn {
-            self.maxn(root, depth as i32, 0)[self.root_player]
-        } else {
-            self.negamax(root, depth as i32, -INFINITY, INFINITY, 0)
+            return self.maxn(root, depth as i32, 0)[self.root_player];
+        }
+        let Some(expected) = expected.filter(|score| score.abs() <= MATE_BOUND && depth >= ASPIRATION_DEPTH) else {
+            return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
+        };
+        let mut margin = ASPIRATION_MARGIN;
+        let (mut alpha, mut beta) = (expected - margin, expected + margin);
+        loop {
+            // A move recorded by an attempt that failed is not one of this attempt's.
+            self.root_score = None;
+            let score = self.negamax(root, depth as i32, alpha, beta, 0);
+            if self.aborted || (score > alpha && score < beta) {
+                return score;
+            }
+            margin *= 2;
+            if score <= alpha {
+                alpha = if margin > ASPIRATION_LIMIT { -INFINITY } else { (score - margin).max(-INFINITY) };
+            } else {
+                beta = if margin > ASPIRATION_LIMIT { INFINITY } else { (score + margin).min(INFINITY) };
+            }
         }
     }
 
