@@ -47,6 +47,35 @@ enum Task {
     /// nodes and time (POLD.R and the standard Pods game by a dedicated proof search; the advanced game
     /// by searching to the end).
     Solve(SolveArgs),
+    /// Fit the Pods evaluation's weights to the results of games (logistic
+    /// regression over every position of every game) and print them.
+    Tune(TuneArgs),
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// Pods: standard or advanced.
+    #[arg(long, default_value_t = Variant::Standard)]
+    variant: Variant,
+    /// The games, one per line ('-': stdin): the result (1-0, 0-1 or
+    /// 1/2-1/2), then 'startpos' or a position line, then 'moves <move>...'.
+    #[arg(long, value_name = "FILE")]
+    games: String,
+    /// The features whose weights are fitted, by name (default: those the
+    /// variant's weights use); the others keep their weights.
+    #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+    features: Vec<String>,
+    /// The weights to start from, as name=value pairs separated by commas
+    /// (features not named keep the variant's weights).
+    #[arg(long, value_name = "WEIGHTS")]
+    weights: Option<String>,
+    /// The evaluation's units: a score of `scale` is a win e to 1 against
+    /// (default: the scale at which the variant's own weights predict best).
+    #[arg(long)]
+    scale: Option<f64>,
+    /// At most this many Newton steps (each a pass over all positions).
+    #[arg(long, default_value_t = 50)]
+    steps: usize,
 }
 
 #[derive(Args)]
@@ -259,6 +288,7 @@ fn main() -> ExitCode {
         Some(Task::Bench(args)) => run_bench(&args),
         Some(Task::Analyse(args)) => run_analyse(&args),
         Some(Task::Solve(args)) => run_solve(&args),
+        Some(Task::Tune(args)) => run_tune(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -562,6 +592,48 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         }
         out.line(format_args!("nodes {nodes} time {time} ms"));
     }
+    Ok(out.finish()?)
+}
+
+fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
+    use podium::games::pods::tune::{best_scale, fit, game_samples, loss};
+    use podium::games::pods::{Feature, Position, Rules, Weights};
+
+    let rules = Rules::default_for(args.variant);
+    let start = Position::start(&rules, Rotation::default());
+    let weights = Weights::for_variant(args.variant).with_text(args.weights.as_deref().unwrap_or(""))?;
+    let free: Vec<Feature> = if args.features.is_empty() {
+        Feature::ALL.into_iter().filter(|&feature| weights.get(feature) != 0).collect()
+    } else {
+        args.features
+            .iter()
+            .map(|name| {
+                Feature::ALL.into_iter().find(|feature| feature.name() == name.trim()).ok_or_else(|| {
+                    anyhow::anyhow!("'{name}' is not a feature: {}", Feature::ALL.map(Feature::name).join(", "))
+                })
+            })
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mut samples = Vec::new();
+    for (number, line) in read_positions(&args.games)? {
+        samples.extend(game_samples(&rules, &start, &line, number)?);
+    }
+    if samples.is_empty() {
+        bail!("no positions in {}", args.games);
+    }
+    let initial = weights.0.map(f64::from);
+    let scale =
+        args.scale.unwrap_or_else(|| best_scale(&samples, &Weights::for_variant(args.variant).0.map(f64::from)));
+    let fitted = fit(&samples, &weights, &free, scale, args.steps);
+    let rounded = Weights(fitted.map(|weight| weight.round() as i32));
+    let mut out = Out::new();
+    out.line(format_args!("positions {} scale {scale:.1}", samples.len()));
+    out.line(format_args!(
+        "loss before {:.6} after {:.6}",
+        loss(&samples, &initial, scale),
+        loss(&samples, &fitted, scale)
+    ));
+    out.line(format_args!("weights {rounded}"));
     Ok(out.finish()?)
 }
 

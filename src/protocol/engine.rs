@@ -430,7 +430,7 @@ pub fn session_at(settings: &Settings, pods_rules: &Arc<Rules>, start: &Start) -
                 }
             };
             let game = pods::Game::new(Arc::clone(pods_rules), position).with_max_plies(settings.max_plies);
-            Ok(Box::new(PodsSession::new(game)))
+            Ok(Box::new(PodsSession::new(game).with_weights(settings.weights())))
         }
         GameKind::Poldr => {
             let position = match start {

@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use crate::games::GameKind;
-use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant};
+use crate::games::pods::{Board, PodSet, Rotation, Rules, Variant, Weights};
 use crate::search::MultiplayerSearch;
 
 /// Everything `setoption` can change.
@@ -33,6 +33,9 @@ pub struct Settings {
     pub lines: usize,
     /// Whether `bestmove` names the move to ponder on.
     pub ponder: bool,
+    /// Pods: evaluation weights that replace the variant's own, as
+    /// `name=value` pairs (empty: none).
+    pub eval_weights: String,
 }
 
 impl Default for Settings {
@@ -54,6 +57,7 @@ impl Default for Settings {
             multiplayer: MultiplayerSearch::Paranoid,
             lines: 1,
             ponder: false,
+            eval_weights: String::new(),
         }
     }
 }
@@ -62,6 +66,12 @@ impl Settings {
     /// The rules these settings describe.
     pub fn rules(&self) -> Rules {
         Rules::new(self.variant, self.board, self.pods.clone(), self.placement_liberty)
+    }
+
+    /// The Pods evaluation's weights: the variant's own, with the
+    /// `EvalWeights` option's replacements.
+    pub fn weights(&self) -> Weights {
+        Weights::for_variant(self.variant).with_text(&self.eval_weights).unwrap_or(Weights::for_variant(self.variant))
     }
 }
 
@@ -85,6 +95,7 @@ pub enum EngineOption {
     Ponder,
     /// A button: empties the hash table and everything learned.
     ClearHash,
+    EvalWeights,
 }
 
 /// Pods trees are small: a gigabyte is plenty, and a larger table could not
@@ -99,7 +110,7 @@ const BRICKS: RangeInclusive<u64> = 1..=40;
 const LINES: RangeInclusive<u64> = 1..=256;
 
 impl EngineOption {
-    pub const ALL: [EngineOption; 17] = [
+    pub const ALL: [EngineOption; 18] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::Game,
@@ -117,6 +128,7 @@ impl EngineOption {
         EngineOption::MultiPv,
         EngineOption::Ponder,
         EngineOption::ClearHash,
+        EngineOption::EvalWeights,
     ];
 
     pub fn name(self) -> &'static str {
@@ -138,6 +150,7 @@ impl EngineOption {
             EngineOption::MultiPv => "MultiPV",
             EngineOption::Ponder => "Ponder",
             EngineOption::ClearHash => "Clear Hash",
+            EngineOption::EvalWeights => "EvalWeights",
         }
     }
 
@@ -201,6 +214,8 @@ impl EngineOption {
             EngineOption::MultiPv => spin(defaults.lines as u64, LINES),
             EngineOption::Ponder => format!("option name {name} type check default {}", defaults.ponder),
             EngineOption::ClearHash => format!("option name {name} type button"),
+            // As Stockfish writes an empty string's default.
+            EngineOption::EvalWeights => format!("option name {name} type string default <empty>"),
         }
     }
 }
@@ -241,6 +256,11 @@ impl Settings {
             }
             EngineOption::Pods => self.pods = value.parse().map_err(|e| format!("{name}: {e}"))?,
             EngineOption::PlacementLiberty => self.placement_liberty = check(value)?,
+            EngineOption::EvalWeights => {
+                let text = if value == "<empty>" { "" } else { value };
+                Weights::UNIT.with_text(text).map_err(|e| format!("{name}: {e}"))?;
+                self.eval_weights = text.to_string();
+            }
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 mod board;
 mod endgame;
+mod eval;
 mod game;
 mod moves;
 mod perft;
@@ -13,17 +14,19 @@ mod position;
 mod ruleset;
 mod search;
 mod session;
+pub mod tune;
 mod types;
 
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use endgame::{least_placements, most_placements, standard_verdict};
+pub use eval::{EvalTerms, FEATURES, Feature, Weights, WeightsError, evaluate_terms};
 pub use game::Game;
 pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
 pub use perft::{divide, perft, perft_until};
 pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
 pub use position::{DrawReason, Outcome, PodPlace, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant, VariantParseError};
-pub use search::{EvalTerms, PodsGame, Weights};
+pub use search::PodsGame;
 pub use session::PodsSession;
 pub use types::{
     Bitboard, BitboardParseError, Direction, DirectionParseError, POINTS, Point, PointParseError, Rotation,

@@ -3,18 +3,27 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, perft, perft_until};
+use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
 use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
 pub struct PodsSession {
     game: Game,
+    weights: Weights,
 }
 
 impl PodsSession {
+    /// A game evaluated with its variant's own weights.
     pub fn new(game: Game) -> PodsSession {
-        PodsSession { game }
+        let weights = Weights::for_variant(game.rules().variant());
+        PodsSession { game, weights }
+    }
+
+    /// The same game evaluated with other weights.
+    pub fn with_weights(mut self, weights: Weights) -> PodsSession {
+        self.weights = weights;
+        self
     }
 
     pub fn game(&self) -> &Game {
@@ -22,7 +31,7 @@ impl PodsSession {
     }
 
     fn search_game(&self) -> PodsGame {
-        PodsGame::new(Arc::clone(self.game.rules()), self.game.max_plies())
+        PodsGame::new(Arc::clone(self.game.rules()), self.game.max_plies()).with_weights(self.weights)
     }
 }
 

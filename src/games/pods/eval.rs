@@ -1,0 +1,251 @@
+//! The static evaluation of both variants: a weighted sum of features of
+//! the position, each seen from the side to move. The weights are data
+//! (`Weights`), fitted to the results of self-play games (`podium tune`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::endgame::{least_placements, most_placements};
+use super::{Bitboard, Position, Rules, Side, Variant};
+
+/// What the evaluation looks at. Each is the side to move's count less the
+/// opponent's, unless said otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Feature {
+    /// Points only this side could place on, capped by its hand.
+    SecurePlacements,
+    /// Points where this side could place at least one pod of its hand.
+    OpenPoints,
+    /// (pod, point) placements this side could make.
+    Placements,
+    /// Placements this side can make whatever the other does (the
+    /// endgame's lower bound).
+    SafePlacements,
+    /// Placements this side can make at most (the endgame's upper bound).
+    MostPlacements,
+    /// Pods in hand, the opponent's less ours: an empty hand wins the advanced game.
+    PodsInHand,
+    /// Pods on the board with one liberty left, the opponent's less ours.
+    PodsNearlyBlocked,
+    /// Legal moves of pods on the board, the side to move's alone.
+    PodMoves,
+    /// Having the move: always 1.
+    Tempo,
+}
+
+pub const FEATURES: usize = 9;
+
+impl Feature {
+    pub const ALL: [Feature; FEATURES] = [
+        Feature::SecurePlacements,
+        Feature::OpenPoints,
+        Feature::Placements,
+        Feature::SafePlacements,
+        Feature::MostPlacements,
+        Feature::PodsInHand,
+        Feature::PodsNearlyBlocked,
+        Feature::PodMoves,
+        Feature::Tempo,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::SecurePlacements => "secure_placements",
+            Feature::OpenPoints => "open_points",
+            Feature::Placements => "placements",
+            Feature::SafePlacements => "safe_placements",
+            Feature::MostPlacements => "most_placements",
+            Feature::PodsInHand => "pods_in_hand",
+            Feature::PodsNearlyBlocked => "pods_nearly_blocked",
+            Feature::PodMoves => "pod_moves",
+            Feature::Tempo => "tempo",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A weight per feature, in centipawn-like units per unit of the feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; FEATURES]);
+
+impl Weights {
+    /// The weights each variant plays with, fitted by `podium tune` (see README).
+    pub const fn for_variant(variant: Variant) -> Weights {
+        match variant {
+            //               secure open place safe most hand nearly podmv tempo
+            Variant::Standard => Weights([60, 8, 1, 0, 0, 0, 0, 0, 10]),
+            Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10]),
+        }
+    }
+
+    pub fn get(&self, feature: Feature) -> i32 {
+        self.0[feature.index()]
+    }
+
+    /// Every feature at weight 1: the evaluation's terms are then the raw features.
+    pub const UNIT: Weights = Weights([1; FEATURES]);
+}
+
+/// `name=value` pairs separated by commas, every feature named once at most:
+/// the ones not named keep their weight in `base`.
+impl Weights {
+    pub fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
+        for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
+            let (name, value) =
+                pair.split_once('=').ok_or_else(|| WeightsError(format!("'{pair}' is not name=value")))?;
+            let feature = Feature::ALL
+                .into_iter()
+                .find(|feature| feature.name() == name.trim())
+                .ok_or_else(|| WeightsError(format!("'{}' is not a feature: {}", name.trim(), feature_names())))?;
+            let weight =
+                value.trim().parse::<i32>().ok().filter(|weight| weight.abs() <= MAX_WEIGHT).ok_or_else(|| {
+                    WeightsError(format!(
+                        "{name}: '{}' is not a whole number from -{MAX_WEIGHT} to {MAX_WEIGHT}",
+                        value.trim()
+                    ))
+                })?;
+            self.0[feature.index()] = weight;
+        }
+        Ok(self)
+    }
+}
+
+/// Large enough for any sensible weight, small enough that no sum overflows
+/// or reaches the scores of won games.
+const MAX_WEIGHT: i32 = 1000;
+
+fn feature_names() -> String {
+    Feature::ALL.map(Feature::name).join(", ")
+}
+
+/// Why a weights text does not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeightsError(String);
+
+impl fmt::Display for WeightsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WeightsError {}
+
+impl FromStr for Weights {
+    type Err = WeightsError;
+
+    /// Every feature not named weighs 0.
+    fn from_str(text: &str) -> Result<Weights, WeightsError> {
+        Weights([0; FEATURES]).with_text(text)
+    }
+}
+
+impl fmt::Display for Weights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pairs: Vec<String> =
+            Feature::ALL.iter().map(|feature| format!("{}={}", feature.name(), self.get(*feature))).collect();
+        f.write_str(&pairs.join(","))
+    }
+}
+
+/// The evaluation split into its weighted terms, each from the side to move's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalTerms(pub [i32; FEATURES]);
+
+impl EvalTerms {
+    pub fn total(&self) -> i32 {
+        self.0.iter().sum()
+    }
+
+    pub fn get(&self, feature: Feature) -> i32 {
+        self.0[feature.index()]
+    }
+}
+
+impl fmt::Display for EvalTerms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for feature in Feature::ALL {
+            write!(f, "{} {} ", feature.name(), self.get(feature))?;
+        }
+        write!(f, "total {}", self.total())
+    }
+}
+
+/// What one side could place: where, and how many (pod, point) pairs.
+struct PlacementSummary {
+    points: Bitboard,
+    placements: i32,
+}
+
+fn placement_summary(rules: &Rules, position: &Position, side: Side) -> PlacementSummary {
+    let mut summary = PlacementSummary { points: Bitboard::EMPTY, placements: 0 };
+    position.placements_for(rules, side, position.hand(side), |_, targets| {
+        summary.points |= targets;
+        summary.placements += targets.count() as i32;
+    });
+    summary
+}
+
+/// The static score for the side to move, `None` if it has already lost.
+pub fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
+    let (terms, legal_moves) = evaluate_terms(rules, position, weights);
+    (legal_moves > 0).then(|| terms.total())
+}
+
+/// The evaluation's terms for `position`, from the side to move's view, and
+/// the side to move's number of legal moves (which the terms need anyway).
+/// Features of weight 0 are not worked out.
+pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> (EvalTerms, u64) {
+    if position.last_mover_emptied_hand(rules) {
+        return (EvalTerms::default(), 0);
+    }
+    let us = position.side_to_move();
+    let them = us.opponent();
+    let ours = placement_summary(rules, position, us);
+    let theirs = placement_summary(rules, position, them);
+    let mut terms = [0; FEATURES];
+    let mut set = |feature: Feature, value: i32| terms[feature.index()] = weights.get(feature) * value;
+    set(Feature::Placements, ours.placements - theirs.placements);
+    set(Feature::Tempo, 1);
+    let legal_moves = match rules.variant() {
+        Variant::Standard => {
+            // A side loses when it cannot place: what counts is how many more
+            // placements it can make, and points the opponent cannot take away.
+            let secure = |mine: &PlacementSummary, other: &PlacementSummary, side: Side| {
+                ((mine.points & !other.points).count() as i32).min(position.hand(side).count() as i32)
+            };
+            set(Feature::SecurePlacements, secure(&ours, &theirs, us) - secure(&theirs, &ours, them));
+            set(Feature::OpenPoints, ours.points.count() as i32 - theirs.points.count() as i32);
+            if weights.get(Feature::SafePlacements) != 0 {
+                let safe = |side| least_placements(rules, position, side) as i32;
+                set(Feature::SafePlacements, safe(us) - safe(them));
+            }
+            if weights.get(Feature::MostPlacements) != 0 {
+                let most = |side| most_placements(rules, position, side) as i32;
+                set(Feature::MostPlacements, most(us) - most(them));
+            }
+            if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 }
+        }
+        Variant::Advanced => {
+            set(Feature::PodsInHand, position.hand(them).count() as i32 - position.hand(us).count() as i32);
+            if weights.get(Feature::PodsNearlyBlocked) != 0 {
+                let nearly_blocked = |side: Side| {
+                    position
+                        .occupied(side)
+                        .filter(|&point| {
+                            let (_, pod) = position.pod_at(point).expect("occupied");
+                            position.liberties(rules, side, pod, point).count() == 1
+                        })
+                        .count() as i32
+                };
+                set(Feature::PodsNearlyBlocked, nearly_blocked(them) - nearly_blocked(us));
+            }
+            let pod_moves = position.count_pod_moves(rules);
+            set(Feature::PodMoves, pod_moves as i32);
+            if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 + pod_moves }
+        }
+    };
+    (EvalTerms(terms), legal_moves)
+}
