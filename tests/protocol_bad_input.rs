@@ -162,6 +162,7 @@ fn every_go_gets_exactly_one_bestmove() {
     for (go, message) in [
         ("go movetime abc", "go: movetime needs a whole number of milliseconds, not 'abc'"),
         ("go depth -3", "go: depth needs a depth of at least 1, not '-3'"),
+        ("go depth 99999999999", "go: depth '99999999999' is too large: the range is 1 to 4294967295"),
         ("go nodes 1e9", "go: nodes needs a whole number of nodes, not '1e9'"),
         ("go mate -1", "go: mate needs a number of moves of at least 1, not '-1'"),
         ("go wtime x btime 100", "go: wtime needs a whole number of milliseconds, not 'x'"),

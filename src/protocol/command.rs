@@ -6,7 +6,7 @@
 //! the rules when executed.
 
 use std::fmt;
-use std::num::NonZeroU32;
+use std::num::{IntErrorKind, NonZeroU32, ParseIntError};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -209,6 +209,14 @@ pub enum CommandError {
         found: String,
         expected: &'static str,
     },
+    /// A whole number beyond what its field can hold.
+    TooLarge {
+        command: &'static str,
+        field: &'static str,
+        found: String,
+        /// The field's range, as `1 to 4294967295`.
+        range: String,
+    },
     Repeated {
         command: &'static str,
         field: &'static str,
@@ -232,6 +240,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::BadNumber { command, field, found, expected } => {
                 write!(f, "{command}: {field} needs {expected}, not '{}'", shorten(found))
+            }
+            CommandError::TooLarge { command, field, found, range } => {
+                write!(f, "{command}: {field} '{}' is too large: the range is {range}", shorten(found))
             }
             CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
         }
@@ -565,24 +576,54 @@ fn parse_go(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Go, CommandErro
     Ok(Go::Search(params))
 }
 
-fn number<T: FromStr>(
+/// The whole-number types of the fields, with their ranges for messages.
+trait Whole: FromStr<Err = ParseIntError> {
+    const RANGE: (u64, u64);
+}
+
+impl Whole for u32 {
+    const RANGE: (u64, u64) = (0, u32::MAX as u64);
+}
+
+impl Whole for NonZeroU32 {
+    const RANGE: (u64, u64) = (1, u32::MAX as u64);
+}
+
+impl Whole for u64 {
+    const RANGE: (u64, u64) = (0, u64::MAX);
+}
+
+/// A whole number: one too large to hold says so, with the range, rather
+/// than that it is not a number.
+fn number<T: Whole>(
     command: &'static str,
     field: &'static str,
     word: Option<&str>,
     expected: &'static str,
 ) -> Result<T, CommandError> {
     let word = word.ok_or(CommandError::Missing { command, expected })?;
-    word.parse().map_err(|_| CommandError::BadNumber { command, field, found: word.to_string(), expected })
+    word.parse().map_err(|error: ParseIntError| match error.kind() {
+        IntErrorKind::PosOverflow => {
+            let (least, most) = T::RANGE;
+            CommandError::TooLarge { command, field, found: word.to_string(), range: format!("{least} to {most}") }
+        }
+        _ => CommandError::BadNumber { command, field, found: word.to_string(), expected },
+    })
 }
 
 fn milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
     number("go", field, word, "a whole number of milliseconds").map(Duration::from_millis)
 }
 
-/// Clock times may be negative (a controller's clock that ran out): zero.
+/// Clock times may be negative (a controller's clock that ran out): zero,
+/// however negative.
 fn clock_milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
-    let ms: i64 = number("go", field, word, "a whole number of milliseconds")?;
-    Ok(Duration::from_millis(ms.max(0) as u64))
+    let negative =
+        word.and_then(|word| word.strip_prefix('-')).filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()));
+    match negative {
+        Some(digits) if !digits.is_empty() => Ok(Duration::ZERO),
+        _ => milliseconds(field, word),
+    }
 }
 
 fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, CommandError> {
@@ -792,6 +833,30 @@ mod tests {
         let remarks = remarks("go wtime 1 p1time 2 sideways depth 3 searchmoves");
         assert_eq!(remarks.len(), 3, "{remarks:?}");
         assert!(remarks.iter().all(|remark| matches!(remark, Remark::Ignored(_))), "{remarks:?}");
+    }
+
+    #[test]
+    fn a_number_too_large_for_its_field_says_so_with_the_range() {
+        let message = |line: &str| match &remarks(line)[..] {
+            [Remark::Unreadable(error)] => error.to_string(),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            message("go depth 99999999999"),
+            "go: depth '99999999999' is too large: the range is 1 to 4294967295"
+        );
+        assert_eq!(
+            message("go nodes 99999999999999999999"),
+            "go: nodes '99999999999999999999' is too large: the range is 0 to 18446744073709551615"
+        );
+        assert!(message("go wtime 99999999999999999999").contains("too large"));
+        assert_eq!(message("go depth 0"), "go: depth needs a depth of at least 1, not '0'");
+        assert!(parse("go perft 99999999999").unwrap_err().to_string().contains("too large: the range is 0 to"));
+        // A clock however far below zero has run out.
+        let Ok(Command::Go(Go::Search(params))) = parse("go wtime -99999999999999999999 btime 5") else {
+            panic!("not a search");
+        };
+        assert_eq!(params.time[0], Some(Duration::ZERO));
     }
 
     #[test]
