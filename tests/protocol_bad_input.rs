@@ -65,8 +65,6 @@ fn bad_lines_are_reported_and_change_nothing() {
         (line("query"), "query: missing gameover, p1turn, turn, result, fen or islegal <move>"),
         (line("query weather"), "query: unexpected 'weather'"),
         (line("query islegal"), "query: missing a move after islegal"),
-        (line("debug"), "debug: missing on or off"),
-        (line("debug loudly"), "debug: unexpected 'loudly', expected on or off"),
         (b"position \xff\xfe startpos\n".to_vec(), "line ignored: not valid UTF-8 after the first 9 bytes"),
         (line("newgame rotation 45"), "newgame: rotation needs 0, 90, 180 or 270, not '45'"),
         (line(&"x".repeat(200_000)), "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),

@@ -48,8 +48,9 @@ pub enum Command {
     /// `ponderhit`: the move pondered on was played; the search goes on
     /// under its clock.
     PonderHit,
-    /// `debug on|off`: extra `info string debug:` lines.
-    Debug(bool),
+    /// `debug on|off`: extra `info string debug:` lines; `None` (another
+    /// word) leaves the setting as it was.
+    Debug(Option<bool>),
 }
 
 /// A command and what was wrong in its line without stopping it.
@@ -652,22 +653,22 @@ fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, Comma
     Ok(query)
 }
 
+/// `debug on|off`. Any other word, or none, is only a warning, as UCI's
+/// forgiveness asks, and leaves the setting as it was.
 fn parse_debug(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
     const COMMAND: &str = "debug";
-    let on = match words.first() {
-        Some(&"on") => true,
-        Some(&"off") => false,
-        Some(word) => {
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "on or off" });
+    let (on, unused) = match words.split_first() {
+        Some((&"on", rest)) => (Some(true), rest),
+        Some((&"off", rest)) => (Some(false), rest),
+        Some(_) => (None, words),
+        None => {
+            remarks.push(Remark::Ignored(CommandError::Missing { command: COMMAND, expected: "on or off" }));
+            (None, words)
         }
-        None => return Err(CommandError::Missing { command: COMMAND, expected: "on or off" }),
     };
-    if let Some(word) = words.get(1) {
-        remarks.push(Remark::Ignored(CommandError::Unexpected {
-            command: COMMAND,
-            found: word.to_string(),
-            expected: "nothing",
-        }));
+    if let Some(word) = unused.first() {
+        let expected = if on.is_some() { "nothing" } else { "on or off" };
+        remarks.push(Remark::Ignored(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected }));
     }
     Ok(Command::Debug(on))
 }
@@ -696,9 +697,14 @@ mod tests {
         assert_eq!(parse("uginewgame"), Ok(Command::NewGame(NewGame::default())));
         assert_eq!(parse("d"), Ok(Command::Display));
         assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
-        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
-        assert_eq!(parse("debug off"), Ok(Command::Debug(false)));
-        assert!(parse("debug").is_err() && parse("debug loud").is_err());
+        assert_eq!(parse("debug on"), Ok(Command::Debug(Some(true))));
+        assert_eq!(parse("debug off"), Ok(Command::Debug(Some(false))));
+        // Like other unknown words in a known command: a warning, nothing changes.
+        for forgiven in ["debug", "debug maybe", "debug maybe on"] {
+            assert_eq!(parse(forgiven), Ok(Command::Debug(None)), "{forgiven}");
+            assert!(matches!(remarks(forgiven)[..], [Remark::Ignored(_)]), "{forgiven}");
+        }
+        assert!(matches!(remarks("debug on now")[..], [Remark::Ignored(_)]));
         assert_eq!(parse("quit now"), Ok(Command::Quit));
         assert!(matches!(remarks("quit now")[..], [Remark::Ignored(CommandError::Unexpected { .. })]));
         assert!(matches!(remarks("isready now")[..], [Remark::Ignored(_)]));
