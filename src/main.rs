@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use podium::games::pods::{Board, PodSet, Rotation, Variant};
 use podium::games::{GameKind, Session};
-use podium::protocol::command::Start;
+use podium::protocol::command::{Start, parse_position_text};
 use podium::protocol::engine::session_at;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::options::Settings;
@@ -139,14 +139,11 @@ impl GameArgs {
         Ok(settings)
     }
 
-    /// The game at a line of a positions file: `startpos` or a position
-    /// line, then optionally `moves <move>...`.
+    /// The game at a line of a positions file, read as the protocol reads
+    /// a position (`startpos`, `fen <line>` or a bare line, optionally after
+    /// `position`, each optionally followed by `moves <move>...`).
     fn session_from_line(&self, line: &str) -> anyhow::Result<Box<dyn Session>> {
-        let (head, moves) = match line.split_once(" moves") {
-            Some((head, moves)) => (head.trim(), vec![moves.to_string()]),
-            None => (line.trim(), Vec::new()),
-        };
-        let start = if head == "startpos" { Start::StartPos } else { Start::Fen(head.to_string()) };
+        let (start, moves) = parse_position_text(line)?;
         self.session_at(&start, &moves)
     }
 
@@ -197,8 +194,9 @@ struct AnalyseArgs {
     #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "positions")]
     moves: Vec<String>,
     /// Analyse every position of this file ('-': stdin), one per line:
-    /// 'startpos' or a position line, optionally followed by 'moves <move>...'.
-    /// Blank lines and lines starting with '#' are skipped.
+    /// 'startpos', 'fen <position line>' or a position line, 'position ' before
+    /// it or not, optionally followed by 'moves <move>...'. Blank lines and
+    /// lines starting with '#' are skipped.
     #[arg(long, value_name = "FILE", conflicts_with = "fen")]
     positions: Option<String>,
     #[command(flatten)]

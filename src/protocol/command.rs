@@ -298,7 +298,7 @@ impl FromStr for Parsed {
             "eval" => alone("eval", Command::Eval),
             "newgame" => parse_newgame(&rest, &mut remarks),
             "setoption" => parse_setoption(line),
-            "position" => parse_position(&rest, &mut remarks),
+            "position" => parse_position(&rest, &mut remarks, BareLine::Refused),
             "go" => parse_go(&rest, &mut remarks).map(Command::Go),
             "query" => parse_query(&rest, &mut remarks).map(Command::Query),
             "debug" => parse_debug(&rest, &mut remarks),
@@ -412,7 +412,14 @@ fn words_with_offsets(line: &str) -> impl Iterator<Item = (usize, &str)> {
     line.split_whitespace().map(move |word| (word.as_ptr() as usize - line.as_ptr() as usize, word))
 }
 
-fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
+/// Whether a position may be a bare position line, without `fen` before it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BareLine {
+    Refused,
+    Allowed,
+}
+
+fn parse_position(words: &[&str], remarks: &mut Vec<Remark>, bare: BareLine) -> Result<Command, CommandError> {
     const COMMAND: &str = "position";
     let moves_at = words.iter().position(|&word| word == "moves");
     let (head, moves) = match moves_at {
@@ -437,6 +444,7 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, 
             return Err(CommandError::Missing { command: COMMAND, expected: "the position line after 'fen'" });
         }
         Some(&"fen") => Start::Fen(head[1..].join(" ")),
+        Some(_) if bare == BareLine::Allowed => Start::Fen(head.join(" ")),
         Some(word) => {
             return Err(CommandError::Unexpected {
                 command: COMMAND,
@@ -446,6 +454,23 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, 
         }
     };
     Ok(Command::Position { start, moves })
+}
+
+/// A position written by a person or a script, as a line of `podium analyse
+/// --positions`: what `position` takes (`startpos` or `fen <position
+/// line>`), or a bare position line, `position ` before it or not, each
+/// optionally followed by `moves <move>...`. Stricter than the protocol: a
+/// word that means nothing is an error, since there is nobody to warn.
+pub fn parse_position_text(text: &str) -> Result<(Start, Vec<String>), CommandError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let words = words.strip_prefix(&["position"]).unwrap_or(&words);
+    let mut remarks = Vec::new();
+    let command = parse_position(words, &mut remarks, BareLine::Allowed)?;
+    if let Some(Remark::Ignored(problem) | Remark::Unreadable(problem)) = remarks.into_iter().next() {
+        return Err(problem);
+    }
+    let Command::Position { start, moves } = command else { unreachable!("parse_position gives a position") };
+    Ok((start, moves))
 }
 
 /// What a word of `go` sets.
@@ -784,6 +809,32 @@ mod tests {
         assert_eq!(parse("position startpos A@c3"), Ok(Command::Position { start: Start::StartPos, moves: vec![] }));
         assert!(matches!(remarks("position startpos A@c3")[..], [Remark::Ignored(_)]));
         assert!(parse("position somewhere").is_err());
+    }
+
+    #[test]
+    fn position_text_takes_every_shape_of_a_position() {
+        let line = "6/6/6/6/6/6 w AB 0 0";
+        let moved = |start: Start| Ok((start, vec!["A@c3".to_string(), "b@d4".to_string()]));
+        for text in [
+            format!("fen {line} moves A@c3 b@d4"),
+            format!("{line} moves A@c3 b@d4"),
+            format!("position fen {line} moves A@c3 b@d4"),
+            format!("position {line}  moves A@c3  b@d4"),
+        ] {
+            assert_eq!(parse_position_text(&text), moved(Start::Fen(line.into())), "{text}");
+        }
+        assert_eq!(parse_position_text("startpos moves A@c3 b@d4"), moved(Start::StartPos));
+        assert_eq!(parse_position_text("position startpos"), Ok((Start::StartPos, vec![])));
+        assert_eq!(parse_position_text(line), Ok((Start::Fen(line.into()), vec![])));
+        assert_eq!(
+            parse_position_text("startpos A@c3 moves b@d4").unwrap_err().to_string(),
+            "position: unexpected 'A@c3', expected 'moves'"
+        );
+        for bad in ["", "position", "fen", "fen moves A@c3", "moves A@c3"] {
+            assert!(parse_position_text(bad).is_err(), "{bad}");
+        }
+        // The protocol's own command still wants `startpos` or `fen`.
+        assert!(parse(&format!("position {line}")).is_err());
     }
 
     #[test]
