@@ -392,11 +392,12 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let mut out = Out::new();
     let mut progress =
         ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
+    // Arguments of the wrong game are a command-line error before any position.
+    args.game.settings()?;
     let mut failures = 0;
     for (index, input) in &inputs {
         let session = match &args.positions {
-            // A position named on the command line is a command-line error.
-            None => Ok(args.game.session(&args.moves)?),
+            None => args.game.session(&args.moves),
             Some(_) => args.game.session_from_line(input),
         };
         match session {
@@ -415,8 +416,14 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
                 let message = format!("{error:#}");
                 if args.json {
                     out.line(analysis::error_json(*index, input, &message));
-                } else {
+                } else if args.positions.is_some() {
                     out.line(format_args!("info string error: position {index}: {message}"));
+                }
+                // A position named on the command line is a command-line error
+                // too (after its JSON object): said on stderr, the only one.
+                if args.positions.is_none() {
+                    out.finish()?;
+                    return Err(error);
                 }
             }
         }

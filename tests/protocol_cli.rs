@@ -163,6 +163,29 @@ fn analyse_reads_every_shape_of_a_position_line() {
 }
 
 #[test]
+fn analyse_json_reports_a_bad_command_line_position_as_json_on_stdout() {
+    for (args, error) in [
+        (&["--fen", "garbage"][..], "invalid position: expected 5 fields"),
+        (&["--moves", "A@c3", "A@c3"][..], "move A@c3 at index 1: "),
+    ] {
+        let output = podium(&[&["analyse", "--variant", "standard", "--depth", "1", "--json"][..], args].concat());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stdout}");
+        assert!(
+            lines[0].starts_with(&format!(
+                "{{\"type\":\"error\",\"index\":1,\"position\":\"(command line)\",\"error\":\"{error}"
+            )),
+            "{args:?}: {stdout}"
+        );
+        assert!(lines[0].ends_with("\"}"), "{stdout}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("podium: ") && stderr.lines().count() == 1, "{stderr}");
+    }
+}
+
+#[test]
 fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
     let cases: [(&[&str], &str); 5] = [
         (&["analyse", "--json", "--depth", "2", "--positions", "-"], "startpos\n"),
