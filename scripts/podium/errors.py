@@ -11,7 +11,7 @@ raise and catch the same types.
     │   │                      ignored some of its words (`info string warning: ... (ignored)`)
     │   └── IllegalMoveError   a move of `position ... moves` could not be played
     ├── PerspectiveError       a score asked from a view the protocol cannot give; also a ValueError
-    └── UsageError, RefereeError, Interrupted   the arbiter's own
+    └── UsageError, RefereeError, Interrupted, CheckFailed, CheckSkipped   the arbiter's own
 """
 
 from __future__ import annotations
@@ -105,3 +105,11 @@ class Interrupted(PodiumError):
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+
+
+class CheckFailed(PodiumError):
+    """A compliance check found the engine at fault: why, for people."""
+
+
+class CheckSkipped(PodiumError):
+    """The engine does not declare what the check needs (an option, a game)."""
