@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 use podium::games::pods::{Board, PodSet, Rotation, Variant};
 use podium::games::{GameKind, Session};
-use podium::protocol::command::Start;
+use podium::protocol::command::{Start, parse_position_text};
 use podium::protocol::engine::session_at;
 use podium::protocol::options::HASH_MEGABYTES;
 use podium::protocol::options::Settings;
@@ -169,14 +169,11 @@ impl GameArgs {
         Ok(settings)
     }
 
-    /// The game at a line of a positions file: `startpos` or a position
-    /// line, then optionally `moves <move>...`.
+    /// The game at a line of a positions file, read as the protocol reads
+    /// a position (`startpos`, `fen <line>` or a bare line, optionally after
+    /// `position`, each optionally followed by `moves <move>...`).
     fn session_from_line(&self, line: &str) -> anyhow::Result<Box<dyn Session>> {
-        let (head, moves) = match line.split_once(" moves") {
-            Some((head, moves)) => (head.trim(), vec![moves.to_string()]),
-            None => (line.trim(), Vec::new()),
-        };
-        let start = if head == "startpos" { Start::StartPos } else { Start::Fen(head.to_string()) };
+        let (start, moves) = parse_position_text(line)?;
         self.session_at(&start, &moves)
     }
 
@@ -227,8 +224,9 @@ struct AnalyseArgs {
     #[arg(long, num_args = 1.., value_name = "MOVE", conflicts_with = "positions")]
     moves: Vec<String>,
     /// Analyse every position of this file ('-': stdin), one per line:
-    /// 'startpos' or a position line, optionally followed by 'moves <move>...'.
-    /// Blank lines and lines starting with '#' are skipped.
+    /// 'startpos', 'fen <position line>' or a position line, 'position ' before
+    /// it or not, optionally followed by 'moves <move>...'. Blank lines and
+    /// lines starting with '#' are skipped.
     #[arg(long, value_name = "FILE", conflicts_with = "fen")]
     positions: Option<String>,
     #[command(flatten)]
@@ -425,11 +423,12 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let mut out = Out::new();
     let mut progress =
         ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
+    // Arguments of the wrong game are a command-line error before any position.
+    args.game.settings()?;
     let mut failures = 0;
     for (index, input) in &inputs {
         let session = match &args.positions {
-            // A position named on the command line is a command-line error.
-            None => Ok(args.game.session(&args.moves)?),
+            None => args.game.session(&args.moves),
             Some(_) => args.game.session_from_line(input),
         };
         match session {
@@ -448,8 +447,14 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
                 let message = format!("{error:#}");
                 if args.json {
                     out.line(analysis::error_json(*index, input, &message));
-                } else {
+                } else if args.positions.is_some() {
                     out.line(format_args!("info string error: position {index}: {message}"));
+                }
+                // A position named on the command line is a command-line error
+                // too (after its JSON object): said on stderr, the only one.
+                if args.positions.is_none() {
+                    out.finish()?;
+                    return Err(error);
                 }
             }
         }

@@ -167,3 +167,18 @@ fn debug_on_says_what_a_go_searches() {
     let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
     assert!(infos.iter().all(|line| !line.starts_with("info string")), "{infos:?}");
 }
+
+#[test]
+fn debug_with_another_word_is_a_warning_and_changes_nothing() {
+    let mut engine = engine_at(&GAMES[0]);
+    engine.send("debug on");
+    engine.send("debug maybe");
+    assert_eq!(engine.sync(), ["info string warning: debug: unexpected 'maybe', expected on or off (ignored)"]);
+    let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
+    assert!(infos[0].starts_with("info string debug: searching "), "still on: {infos:?}");
+    engine.send("debug off");
+    engine.send("debug");
+    assert_eq!(engine.sync(), ["info string warning: debug: missing on or off (ignored)"]);
+    let (infos, _) = engine.search("go depth 1", REPLY_TIMEOUT);
+    assert!(infos.iter().all(|line| !line.starts_with("info string")), "still off: {infos:?}");
+}

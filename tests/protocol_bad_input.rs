@@ -65,8 +65,6 @@ fn bad_lines_are_reported_and_change_nothing() {
         (line("query"), "query: missing gameover, p1turn, turn, result, fen or islegal <move>"),
         (line("query weather"), "query: unexpected 'weather'"),
         (line("query islegal"), "query: missing a move after islegal"),
-        (line("debug"), "debug: missing on or off"),
-        (line("debug loudly"), "debug: unexpected 'loudly', expected on or off"),
         (b"position \xff\xfe startpos\n".to_vec(), "line ignored: not valid UTF-8 after the first 9 bytes"),
         (line("newgame rotation 45"), "newgame: rotation needs 0, 90, 180 or 270, not '45'"),
         (line(&"x".repeat(200_000)), "unknown command 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
@@ -162,6 +160,7 @@ fn every_go_gets_exactly_one_bestmove() {
     for (go, message) in [
         ("go movetime abc", "go: movetime needs a whole number of milliseconds, not 'abc'"),
         ("go depth -3", "go: depth needs a depth of at least 1, not '-3'"),
+        ("go depth 99999999999", "go: depth '99999999999' is too large: the range is 1 to 4294967295"),
         ("go nodes 1e9", "go: nodes needs a whole number of nodes, not '1e9'"),
         ("go mate -1", "go: mate needs a number of moves of at least 1, not '-1'"),
         ("go wtime x btime 100", "go: wtime needs a whole number of milliseconds, not 'x'"),

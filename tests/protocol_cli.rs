@@ -141,6 +141,51 @@ fn analyse_json_answers_each_position_with_one_object_errors_included() {
 }
 
 #[test]
+fn analyse_reads_every_shape_of_a_position_line() {
+    let start = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
+    let positions = format!(
+        "fen {start} moves A@c3\n{start} moves A@c3\nposition fen {start} moves A@c3\nposition startpos moves A@c3\n\
+         startpos moves A@c3\nstartpos\nposition {start}\nstartpos A@c3 moves b@d4\n"
+    );
+    let output = analyse_json(&["--variant", "standard", "--depth", "1"], &positions);
+    let lines: Vec<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 8, "{lines:?}");
+    let after_a_c3 = "\"fen\":\"6/6/6/2A3/6/6 b BCDEFGHIJKLMNabcdefghijklmn 0 1\"";
+    for line in &lines[..5] {
+        assert!(line.starts_with("{\"type\":\"analysis\",") && line.contains(after_a_c3), "{line}");
+    }
+    for line in &lines[5..7] {
+        assert!(line.contains(&format!("\"fen\":\"{start}\"")), "{line}");
+    }
+    // A stray word is an error here (there is nobody to warn), as it says.
+    assert!(lines[7].contains("\"error\":\"position: unexpected 'A@c3', expected 'moves'\""), "{}", lines[7]);
+    assert!(!output.status.success());
+}
+
+#[test]
+fn analyse_json_reports_a_bad_command_line_position_as_json_on_stdout() {
+    for (args, error) in [
+        (&["--fen", "garbage"][..], "invalid position: expected 5 fields"),
+        (&["--moves", "A@c3", "A@c3"][..], "move A@c3 at index 1: "),
+    ] {
+        let output = podium(&[&["analyse", "--variant", "standard", "--depth", "1", "--json"][..], args].concat());
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stdout}");
+        assert!(
+            lines[0].starts_with(&format!(
+                "{{\"type\":\"error\",\"index\":1,\"position\":\"(command line)\",\"error\":\"{error}"
+            )),
+            "{args:?}: {stdout}"
+        );
+        assert!(lines[0].ends_with("\"}"), "{stdout}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("podium: ") && stderr.lines().count() == 1, "{stderr}");
+    }
+}
+
+#[test]
 fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
     let cases: [(&[&str], &str); 5] = [
         (&["analyse", "--json", "--depth", "2", "--positions", "-"], "startpos\n"),

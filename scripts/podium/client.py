@@ -9,8 +9,11 @@
 It is built on the engine driver (protocol.py), the code the arbiter plays its matches with. Every
 call waits at most `timeout` seconds for the engine's answer (a search: its movetime or clock plus
 `timeout`, or `search_timeout` under depth or nodes alone) and raises EngineTimeout past that. A
-command the engine refuses raises EngineError with the engine's own message; an illegal move among
-a position's moves raises IllegalMoveError.
+command the engine refuses (`info string error`), or carries out without some of its words
+(`info string warning: ... (ignored)`: new_game("chess") still starts a new game), raises
+EngineError with the engine's own message; an illegal move among a position's moves raises
+IllegalMoveError. Arguments of the wrong kind raise ValueError or TypeError before anything is
+sent.
 
 Positions are given as "startpos" or a position line, either optionally followed by
 "moves <move> ...", plus the `moves` argument's moves after them. Scores are Score objects, from
@@ -29,6 +32,8 @@ from .protocol import EngineDriver, Search, Timeouts, info_message, parse_info, 
 
 SEATS = ("p1", "p2", "p3")
 ILLEGAL_MOVE_RE = re.compile(r"^illegal move (?P<move>\S+) at index (?P<index>\d+)")
+# How the engine's warnings about words it did not use end (protocol.md, "Errors and warnings").
+IGNORED = " (ignored)"
 MOVES_WORD_RE = re.compile(r"\s+moves(?:\s+|$)")
 
 
@@ -44,7 +49,9 @@ class Engine:
         argv = [command] if isinstance(command, str) else list(command)
         self.timeout = timeout
         self.driver = EngineDriver(argv, os.path.basename(argv[0]), Timeouts(timeout, timeout, search_timeout), cwd)
-        self.warnings: list[str] = []  # the `info string warning` messages of the last command checked
+        # the `info string warning` messages of the last command checked that refused nothing (a warning
+        # that ignored part of the command raises instead): Threads beyond the machine's, Hash cut short
+        self.warnings: list[str] = []
         self._search: Search | None = None  # the search under way, until its bestmove is read
         self._multipv = 1
         try:
@@ -199,20 +206,27 @@ class Engine:
         self.driver.send(line)
         self._confirm(line)
 
-    def _confirm(self, command: str) -> None:
-        """isready -> readyok: an error the engine printed before the answer refused the command."""
+    def _confirm(self, command: str) -> list[str]:
+        """isready -> readyok, and returns the lines before it. An error the engine printed refused
+        the command; a warning that it ignored some of the command's words means the command was not
+        carried out as the caller wrote it: both raise EngineError."""
         lines = self.driver.sync()
-        self.warnings = [message for line in lines if (message := info_message(line, "warning")) is not None]
+        warnings = [message for line in lines if (message := info_message(line, "warning")) is not None]
         errors = [message for line in lines if (message := info_message(line, "error")) is not None]
+        errors += [message for message in warnings if message.endswith(IGNORED)]
+        self.warnings = [message for message in warnings if not message.endswith(IGNORED)]
         if errors:
             raise _refusal(errors[0], command)
+        return lines
 
     def _query(self, question: str) -> str:
         self._settle()
-        (answer,), errors = self.driver.ask(question)
-        if errors:
-            raise _refusal(info_message(errors[0], "error"), f"query {question}")
-        return answer
+        command = f"query {question}"
+        self.driver.send(command)
+        answers = [line[len("response "):].strip() for line in self._confirm(command) if line.startswith("response ")]
+        if len(answers) != 1:
+            raise ProtocolError(f"{self.driver.label}: {command} answered {len(answers)} response lines, not one")
+        return answers[0]
 
     def _true(self, question: str) -> bool:
         answer = self._query(question)
@@ -309,10 +323,14 @@ class AnalysisStream:
 
 
 def _position_command(position: str, moves: Sequence[str]) -> str:
-    """"startpos" or a position line ("fen " before it is allowed), optionally followed by
-    "moves ...", then the moves given apart."""
+    """"startpos" or a position line ("position " and "fen " before it are allowed, as in a line of
+    `podium analyse --positions`), optionally followed by "moves ...", then the moves given apart."""
+    if not isinstance(position, str):
+        raise TypeError(f"position: 'startpos' or a position line, not {position!r}")
+    if isinstance(moves, str) or not all(isinstance(move, str) for move in moves):
+        raise TypeError(f"moves: a list of moves as strings, not {moves!r}")
     start, *listed = MOVES_WORD_RE.split(position.strip(), maxsplit=1)
-    start = start.removeprefix("fen ").strip()
+    start = start.removeprefix("position ").strip().removeprefix("fen ").strip()
     return position_command(start, [*(listed[0].split() if listed else []), *moves])
 
 
@@ -323,12 +341,13 @@ def _limits(**given: object) -> dict[str, int]:
     for name in ("depth", "movetime", "nodes"):
         value = given.get(name)
         if value is not None:
-            if not isinstance(value, int) or value < 1:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{name} must be a positive whole number, not {value!r}")
             limits[name] = value
     for name, suffix in (("times", "time"), ("increments", "inc")):
         for seat, milliseconds in (given.get(name) or {}).items():
-            if seat not in SEATS or not isinstance(milliseconds, int) or milliseconds < 0:
+            if seat not in SEATS or not isinstance(milliseconds, int) or isinstance(milliseconds, bool) \
+                    or milliseconds < 0:
                 raise ValueError(f"{name}: expected milliseconds per seat p1, p2, p3, got {seat!r}: {milliseconds!r}")
             limits[f"{seat}{suffix}"] = milliseconds
     return limits

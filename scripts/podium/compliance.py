@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 
+from .compliance_analysis import PODS_CASE, POLDR_CASE, AnalysisChecks
 from .engines import EngineSpec
-from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, UsageError
+from .errors import CheckFailed, CheckSkipped, EngineStartFailed, EngineTerminated, EngineTimeout, UsageError
 from .notation import BLACK, MOVE_RE, NO_MOVE, POLDR_COLOURS, POSITION_RE, ply_of, side_to_move, with_rotation
 from .process import Transcript
 from .protocol import OPTION_RE, Deadline, EngineDriver, Timeouts
@@ -30,15 +30,7 @@ POLDR3_FEN = "R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3"
 POLDR3_FORFEITS = (((), "Pc3", "p2win"), (("Pc3Me5",), "Mb2", "p3win"), (("Pc3Me5", "Ma1"), "Md4", "p1win"))
 
 
-class CheckFailed(Exception):
-    pass
-
-
-class CheckSkipped(Exception):
-    """The engine does not declare what the check needs (an option, a game)."""
-
-
-class Compliance:
+class Compliance(AnalysisChecks):
     """Runs protocol checks in order against one engine; each prints PASS, FAIL or SKIP."""
 
     CLOCK_FORMS = (
@@ -79,6 +71,14 @@ class Compliance:
             ("an illegal move in position loses the game for its player", self.check_illegal_move_in_position),
             ("a played-out game: gameover, result, bestmove (none)", self.check_finished_game),
             ("newgame advanced rotation 90", self.check_newgame_advanced),
+            ("unknown words in known commands -> info string warning, the command still works",
+             self.check_unknown_words),
+            ("an unknown command -> info string error", self.check_unknown_command),
+            ("a go during a search: the first search's bestmove, then the second's", self.check_go_during_search),
+            ("debug on, debug off", self.check_debug),
+            ("setoption name Clear Hash", self.check_clear_hash),
+            ("info currmove currmovenumber after the first second of go infinite", self.check_currmove),
+            *self.analysis_checks(PODS_CASE),
             ("POLD.R: newgame poldr players 3 selects three players", self.check_newgame_three_players),
             ("POLD.R: setoption name Players value 3 selects three players", self.check_players_option),
             ("POLD.R: a position line with three reserves", self.check_three_reserve_position),
@@ -88,6 +88,7 @@ class Compliance:
             ("POLD.R: go p1time p2time p3time charges p3's clock with p3 to move", self.check_three_player_clock),
             ("POLD.R: d and eval name Blue, Yellow and Red", self.check_three_player_display),
             ("POLD.R: each MultiplayerSearch value plays a legal move", self.check_multiplayer_search),
+            *self.analysis_checks(POLDR_CASE),
             ("quit exits", self.check_quit),
         ]
         try:
@@ -172,14 +173,8 @@ class Compliance:
 
     def best_move(self, limit: float) -> tuple[str, float]:
         """Waits for `bestmove`: only `info` lines may come first; returns the move and seconds taken."""
-        sent = time.monotonic()
-        while True:
-            line, stamp = self.engine.read_stamped(Deadline(limit, start=sent))
-            if line.startswith("info") or not line.strip():
-                continue
-            if match := re.fullmatch(r"bestmove (\S+)(?: ponder \S+)?", line):
-                return match.group(1), stamp - sent
-            raise CheckFailed(f"expected info or bestmove, got {line!r}")
+        answer = self.answer(limit)
+        return answer.move, answer.elapsed
 
     # -- the checks
 

@@ -7,10 +7,11 @@ raise and catch the same types.
     │   │   └── EngineStartFailed   its command could not be run at all
     │   ├── EngineTimeout      no answer in time ("stall"); also a TimeoutError
     │   └── ProtocolError      a line the protocol does not allow ("protocol error")
-    ├── EngineError            the engine refused a command: `info string error: <message>`
+    ├── EngineError            the engine refused a command (`info string error: <message>`) or
+    │   │                      ignored some of its words (`info string warning: ... (ignored)`)
     │   └── IllegalMoveError   a move of `position ... moves` could not be played
     ├── PerspectiveError       a score asked from a view the protocol cannot give; also a ValueError
-    └── UsageError, RefereeError, Interrupted   the arbiter's own
+    └── UsageError, RefereeError, Interrupted, CheckFailed, CheckSkipped   the arbiter's own
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ class ProtocolError(EngineFault):
 
 
 class EngineError(PodiumError):
-    """The engine refused a command and said why: `info string error: <message>`.
+    """The engine refused a command and said why: `info string error: <message>`; or it carried the
+    command out without some of its words: `info string warning: <message> (ignored)`.
 
     message: the engine's words; command: the line that was refused."""
 
@@ -103,3 +105,11 @@ class Interrupted(PodiumError):
     def __init__(self, signum: int):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
+
+
+class CheckFailed(PodiumError):
+    """A compliance check found the engine at fault: why, for people."""
+
+
+class CheckSkipped(PodiumError):
+    """The engine does not declare what the check needs (an option, a game)."""

@@ -29,6 +29,9 @@ pub fn analyse(searcher: &mut Searcher, session: &dyn Session, limits: &Limits) 
         return Analysis { lines: Vec::new(), best_move: None, game_over: Some(ending.to_string()), proven: None };
     }
     let mut lines: Vec<Info> = Vec::new();
+    // The last forced result reported: after a proved loss the search goes
+    // on for the most stubborn move, whose own lines score it in cp.
+    let mut proof: Option<i32> = None;
     let answer = search_and_report(searcher, session, limits, &[], &Signals::default(), |info| {
         if let SearchInfo::Line(info) = info {
             let index = info.multipv.unwrap_or(1) - 1;
@@ -36,16 +39,16 @@ pub fn analyse(searcher: &mut Searcher, session: &dyn Session, limits: &Limits) 
                 lines.resize(index + 1, info.clone());
             }
             lines[index] = info.clone();
+            if let (0, Score::Mate(moves)) = (index, info.score) {
+                proof = Some(moves);
+            }
         }
     });
-    let proven = lines.first().and_then(|line| match line.score {
-        Score::Mate(moves) => {
-            let mover = session.mover();
-            // A loss for the mover names the winner only between two players.
-            let winner = if moves > 0 { Some(mover) } else { (session.players() == 2).then(|| 1 - mover) };
-            Some((moves, winner))
-        }
-        Score::Centipawns(_) => None,
+    let proven = proof.map(|moves| {
+        let mover = session.mover();
+        // A loss for the mover names the winner only between two players.
+        let winner = if moves > 0 { Some(mover) } else { (session.players() == 2).then(|| 1 - mover) };
+        (moves, winner)
     });
     Analysis { lines, best_move: answer.best, game_over: None, proven }
 }
@@ -156,5 +159,16 @@ mod tests {
         let json = analysis.to_json(7, "startpos", &session);
         assert!(json.starts_with("{\"type\":\"analysis\",\"index\":7,\"position\":\"startpos\""), "{json}");
         assert!(json.contains("\"proven\":{\"mate\":1,\"winner\":\"p1\"}"), "{json}");
+    }
+
+    #[test]
+    fn a_proved_loss_stays_proven_while_the_search_goes_on_for_the_stubbornest_move() {
+        // protocol.md's three-player example: Blue, to move, is proved lost
+        // against the coalition; the iterations after the proof (at depth 3
+        // today) score in cp, and the last line is one of them.
+        let session = PoldrSession::new("R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3".parse().unwrap());
+        let mut searcher = Searcher::new(1);
+        let analysis = analyse(&mut searcher, &session, &Limits { depth: Some(3), ..Limits::default() });
+        assert!(matches!(analysis.proven, Some((moves, None)) if moves < 0), "{analysis:?}");
     }
 }

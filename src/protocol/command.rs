@@ -6,7 +6,7 @@
 //! the rules when executed.
 
 use std::fmt;
-use std::num::NonZeroU32;
+use std::num::{IntErrorKind, NonZeroU32, ParseIntError};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -48,8 +48,9 @@ pub enum Command {
     /// `ponderhit`: the move pondered on was played; the search goes on
     /// under its clock.
     PonderHit,
-    /// `debug on|off`: extra `info string debug:` lines.
-    Debug(bool),
+    /// `debug on|off`: extra `info string debug:` lines; `None` (another
+    /// word) leaves the setting as it was.
+    Debug(Option<bool>),
 }
 
 /// A command and what was wrong in its line without stopping it.
@@ -209,6 +210,14 @@ pub enum CommandError {
         found: String,
         expected: &'static str,
     },
+    /// A whole number beyond what its field can hold.
+    TooLarge {
+        command: &'static str,
+        field: &'static str,
+        found: String,
+        /// The field's range, as `1 to 4294967295`.
+        range: String,
+    },
     Repeated {
         command: &'static str,
         field: &'static str,
@@ -232,6 +241,9 @@ impl fmt::Display for CommandError {
             }
             CommandError::BadNumber { command, field, found, expected } => {
                 write!(f, "{command}: {field} needs {expected}, not '{}'", shorten(found))
+            }
+            CommandError::TooLarge { command, field, found, range } => {
+                write!(f, "{command}: {field} '{}' is too large: the range is {range}", shorten(found))
             }
             CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
         }
@@ -286,7 +298,7 @@ impl FromStr for Parsed {
             "eval" => alone("eval", Command::Eval),
             "newgame" => parse_newgame(&rest, &mut remarks),
             "setoption" => parse_setoption(line),
-            "position" => parse_position(&rest, &mut remarks),
+            "position" => parse_position(&rest, &mut remarks, BareLine::Refused),
             "go" => parse_go(&rest, &mut remarks).map(Command::Go),
             "query" => parse_query(&rest, &mut remarks).map(Command::Query),
             "debug" => parse_debug(&rest, &mut remarks),
@@ -400,7 +412,14 @@ fn words_with_offsets(line: &str) -> impl Iterator<Item = (usize, &str)> {
     line.split_whitespace().map(move |word| (word.as_ptr() as usize - line.as_ptr() as usize, word))
 }
 
-fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
+/// Whether a position may be a bare position line, without `fen` before it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BareLine {
+    Refused,
+    Allowed,
+}
+
+fn parse_position(words: &[&str], remarks: &mut Vec<Remark>, bare: BareLine) -> Result<Command, CommandError> {
     const COMMAND: &str = "position";
     let moves_at = words.iter().position(|&word| word == "moves");
     let (head, moves) = match moves_at {
@@ -425,6 +444,7 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, 
             return Err(CommandError::Missing { command: COMMAND, expected: "the position line after 'fen'" });
         }
         Some(&"fen") => Start::Fen(head[1..].join(" ")),
+        Some(_) if bare == BareLine::Allowed => Start::Fen(head.join(" ")),
         Some(word) => {
             return Err(CommandError::Unexpected {
                 command: COMMAND,
@@ -434,6 +454,23 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, 
         }
     };
     Ok(Command::Position { start, moves })
+}
+
+/// A position written by a person or a script, as a line of `podium analyse
+/// --positions`: what `position` takes (`startpos` or `fen <position
+/// line>`), or a bare position line, `position ` before it or not, each
+/// optionally followed by `moves <move>...`. Stricter than the protocol: a
+/// word that means nothing is an error, since there is nobody to warn.
+pub fn parse_position_text(text: &str) -> Result<(Start, Vec<String>), CommandError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let words = words.strip_prefix(&["position"]).unwrap_or(&words);
+    let mut remarks = Vec::new();
+    let command = parse_position(words, &mut remarks, BareLine::Allowed)?;
+    if let Some(Remark::Ignored(problem) | Remark::Unreadable(problem)) = remarks.into_iter().next() {
+        return Err(problem);
+    }
+    let Command::Position { start, moves } = command else { unreachable!("parse_position gives a position") };
+    Ok((start, moves))
 }
 
 /// What a word of `go` sets.
@@ -565,24 +602,54 @@ fn parse_go(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Go, CommandErro
     Ok(Go::Search(params))
 }
 
-fn number<T: FromStr>(
+/// The whole-number types of the fields, with their ranges for messages.
+trait Whole: FromStr<Err = ParseIntError> {
+    const RANGE: (u64, u64);
+}
+
+impl Whole for u32 {
+    const RANGE: (u64, u64) = (0, u32::MAX as u64);
+}
+
+impl Whole for NonZeroU32 {
+    const RANGE: (u64, u64) = (1, u32::MAX as u64);
+}
+
+impl Whole for u64 {
+    const RANGE: (u64, u64) = (0, u64::MAX);
+}
+
+/// A whole number: one too large to hold says so, with the range, rather
+/// than that it is not a number.
+fn number<T: Whole>(
     command: &'static str,
     field: &'static str,
     word: Option<&str>,
     expected: &'static str,
 ) -> Result<T, CommandError> {
     let word = word.ok_or(CommandError::Missing { command, expected })?;
-    word.parse().map_err(|_| CommandError::BadNumber { command, field, found: word.to_string(), expected })
+    word.parse().map_err(|error: ParseIntError| match error.kind() {
+        IntErrorKind::PosOverflow => {
+            let (least, most) = T::RANGE;
+            CommandError::TooLarge { command, field, found: word.to_string(), range: format!("{least} to {most}") }
+        }
+        _ => CommandError::BadNumber { command, field, found: word.to_string(), expected },
+    })
 }
 
 fn milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
     number("go", field, word, "a whole number of milliseconds").map(Duration::from_millis)
 }
 
-/// Clock times may be negative (a controller's clock that ran out): zero.
+/// Clock times may be negative (a controller's clock that ran out): zero,
+/// however negative.
 fn clock_milliseconds(field: &'static str, word: Option<&str>) -> Result<Duration, CommandError> {
-    let ms: i64 = number("go", field, word, "a whole number of milliseconds")?;
-    Ok(Duration::from_millis(ms.max(0) as u64))
+    let negative =
+        word.and_then(|word| word.strip_prefix('-')).filter(|digits| digits.bytes().all(|b| b.is_ascii_digit()));
+    match negative {
+        Some(digits) if !digits.is_empty() => Ok(Duration::ZERO),
+        _ => milliseconds(field, word),
+    }
 }
 
 fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, CommandError> {
@@ -611,22 +678,22 @@ fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, Comma
     Ok(query)
 }
 
+/// `debug on|off`. Any other word, or none, is only a warning, as UCI's
+/// forgiveness asks, and leaves the setting as it was.
 fn parse_debug(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
     const COMMAND: &str = "debug";
-    let on = match words.first() {
-        Some(&"on") => true,
-        Some(&"off") => false,
-        Some(word) => {
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "on or off" });
+    let (on, unused) = match words.split_first() {
+        Some((&"on", rest)) => (Some(true), rest),
+        Some((&"off", rest)) => (Some(false), rest),
+        Some(_) => (None, words),
+        None => {
+            remarks.push(Remark::Ignored(CommandError::Missing { command: COMMAND, expected: "on or off" }));
+            (None, words)
         }
-        None => return Err(CommandError::Missing { command: COMMAND, expected: "on or off" }),
     };
-    if let Some(word) = words.get(1) {
-        remarks.push(Remark::Ignored(CommandError::Unexpected {
-            command: COMMAND,
-            found: word.to_string(),
-            expected: "nothing",
-        }));
+    if let Some(word) = unused.first() {
+        let expected = if on.is_some() { "nothing" } else { "on or off" };
+        remarks.push(Remark::Ignored(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected }));
     }
     Ok(Command::Debug(on))
 }
@@ -655,9 +722,14 @@ mod tests {
         assert_eq!(parse("uginewgame"), Ok(Command::NewGame(NewGame::default())));
         assert_eq!(parse("d"), Ok(Command::Display));
         assert_eq!(parse("ponderhit"), Ok(Command::PonderHit));
-        assert_eq!(parse("debug on"), Ok(Command::Debug(true)));
-        assert_eq!(parse("debug off"), Ok(Command::Debug(false)));
-        assert!(parse("debug").is_err() && parse("debug loud").is_err());
+        assert_eq!(parse("debug on"), Ok(Command::Debug(Some(true))));
+        assert_eq!(parse("debug off"), Ok(Command::Debug(Some(false))));
+        // Like other unknown words in a known command: a warning, nothing changes.
+        for forgiven in ["debug", "debug maybe", "debug maybe on"] {
+            assert_eq!(parse(forgiven), Ok(Command::Debug(None)), "{forgiven}");
+            assert!(matches!(remarks(forgiven)[..], [Remark::Ignored(_)]), "{forgiven}");
+        }
+        assert!(matches!(remarks("debug on now")[..], [Remark::Ignored(_)]));
         assert_eq!(parse("quit now"), Ok(Command::Quit));
         assert!(matches!(remarks("quit now")[..], [Remark::Ignored(CommandError::Unexpected { .. })]));
         assert!(matches!(remarks("isready now")[..], [Remark::Ignored(_)]));
@@ -740,6 +812,32 @@ mod tests {
     }
 
     #[test]
+    fn position_text_takes_every_shape_of_a_position() {
+        let line = "6/6/6/6/6/6 w AB 0 0";
+        let moved = |start: Start| Ok((start, vec!["A@c3".to_string(), "b@d4".to_string()]));
+        for text in [
+            format!("fen {line} moves A@c3 b@d4"),
+            format!("{line} moves A@c3 b@d4"),
+            format!("position fen {line} moves A@c3 b@d4"),
+            format!("position {line}  moves A@c3  b@d4"),
+        ] {
+            assert_eq!(parse_position_text(&text), moved(Start::Fen(line.into())), "{text}");
+        }
+        assert_eq!(parse_position_text("startpos moves A@c3 b@d4"), moved(Start::StartPos));
+        assert_eq!(parse_position_text("position startpos"), Ok((Start::StartPos, vec![])));
+        assert_eq!(parse_position_text(line), Ok((Start::Fen(line.into()), vec![])));
+        assert_eq!(
+            parse_position_text("startpos A@c3 moves b@d4").unwrap_err().to_string(),
+            "position: unexpected 'A@c3', expected 'moves'"
+        );
+        for bad in ["", "position", "fen", "fen moves A@c3", "moves A@c3"] {
+            assert!(parse_position_text(bad).is_err(), "{bad}");
+        }
+        // The protocol's own command still wants `startpos` or `fen`.
+        assert!(parse(&format!("position {line}")).is_err());
+    }
+
+    #[test]
     fn go_reads_every_limit_and_both_clock_spellings() {
         let Ok(Command::Go(Go::Search(params))) = parse("go p1time 1000 p2time -5 p1inc 10 binc 20 movestogo 3") else {
             panic!("not a search");
@@ -792,6 +890,30 @@ mod tests {
         let remarks = remarks("go wtime 1 p1time 2 sideways depth 3 searchmoves");
         assert_eq!(remarks.len(), 3, "{remarks:?}");
         assert!(remarks.iter().all(|remark| matches!(remark, Remark::Ignored(_))), "{remarks:?}");
+    }
+
+    #[test]
+    fn a_number_too_large_for_its_field_says_so_with_the_range() {
+        let message = |line: &str| match &remarks(line)[..] {
+            [Remark::Unreadable(error)] => error.to_string(),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(
+            message("go depth 99999999999"),
+            "go: depth '99999999999' is too large: the range is 1 to 4294967295"
+        );
+        assert_eq!(
+            message("go nodes 99999999999999999999"),
+            "go: nodes '99999999999999999999' is too large: the range is 0 to 18446744073709551615"
+        );
+        assert!(message("go wtime 99999999999999999999").contains("too large"));
+        assert_eq!(message("go depth 0"), "go: depth needs a depth of at least 1, not '0'");
+        assert!(parse("go perft 99999999999").unwrap_err().to_string().contains("too large: the range is 0 to"));
+        // A clock however far below zero has run out.
+        let Ok(Command::Go(Go::Search(params))) = parse("go wtime -99999999999999999999 btime 5") else {
+            panic!("not a search");
+        };
+        assert_eq!(params.time[0], Some(Duration::ZERO));
     }
 
     #[test]

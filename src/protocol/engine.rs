@@ -100,7 +100,8 @@ impl Engine {
                 Some(search) if search.is_pondering() => search.ponder_hit(),
                 _ => self.warning("ponderhit: no search is pondering (ignored)"),
             },
-            Command::Debug(on) => self.debug = on,
+            Command::Debug(Some(on)) => self.debug = on,
+            Command::Debug(None) => {}
             Command::Quit => {
                 self.stop_search();
                 return Flow::Quit;

@@ -15,13 +15,24 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
   unready   plays like `illegal`, but once told of a new game (`uginewgame`) stops answering
             `isready`: it fails while getting ready for a game, before any move
   deaf      finishes the handshake, then answers nothing at all, not even `quit`
+  sloppy    the real engine (PODIUM_BIN) behind a filter that breaks UCI's analysis conventions:
+            unknown words and unreadable values refused without a bestmove, unknown commands
+            unanswered, `debug` and `Clear Hash` unknown, searchmoves, mate and ponder dropped
+            from `go` (a bare `go` searches until stop), the Ponder option never set, multipv
+            lines past the first and currmove lines never shown
 
 Words after MODE are ignored: tests add one to find their processes.
 """
 
+import os
+import re
+import subprocess
 import sys
+import threading
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "sloppy")
+GO_WORDS = ("movetime", "depth", "nodes", "mate", "infinite", "ponder", "searchmoves", "movestogo", "wtime", "btime",
+            "winc", "binc", "p1time", "p2time", "p3time", "p1inc", "p2inc", "p3inc")
 
 
 def illegal_move(position: str) -> str:
@@ -33,10 +44,78 @@ def illegal_move(position: str) -> str:
     return f"A@{target}"
 
 
+def sloppy_go(command: str) -> str | None:
+    """The `go` passed on to the engine, or None for one refused as a whole (an error, no bestmove)."""
+    words = command.split()[1:]
+    kept = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word == "searchmoves":  # dropped with its moves
+            index += 1
+            while index < len(words) and words[index] not in GO_WORDS:
+                index += 1
+            continue
+        if word not in GO_WORDS:
+            return None
+        if word in ("infinite", "ponder"):
+            kept += [] if word == "ponder" else [word]
+            index += 1
+            continue
+        value = words[index + 1] if index + 1 < len(words) else ""
+        if not value.isdigit():
+            return None
+        kept += [] if word == "mate" else [word, value]
+        index += 2
+    return " ".join(["go", *kept])
+
+
+def sloppy() -> None:
+    """The real engine, filtered both ways."""
+    engine = subprocess.Popen([os.environ["PODIUM_BIN"]], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                              bufsize=1)
+
+    def forward_output() -> None:
+        for line in engine.stdout:
+            if re.search(r" multipv [2-9]| currmove ", line):
+                continue
+            sys.stdout.write(line)
+            sys.stdout.flush()
+
+    threading.Thread(target=forward_output, daemon=True).start()
+    for line in sys.stdin:
+        command = line.strip()
+        word = command.split()[0] if command else ""
+        refused = None
+        if word in ("isready", "ugi", "uci", "stop", "ponderhit", "quit") and len(command.split()) > 1:
+            refused = f"{word} takes nothing"
+        elif word == "go" and not command.startswith("go perft"):
+            command = sloppy_go(command)
+            refused = "bad go" if command is None else None
+        elif word == "debug":
+            refused = "unknown command 'debug'"
+        elif re.match(r"setoption name clear hash\b", command, re.I):
+            refused = "unknown option 'Clear Hash'"
+        elif word == "hello" or re.match(r"setoption name ponder\b", command, re.I):
+            continue
+        if refused:
+            print(f"info string error: {refused}", flush=True)
+            continue
+        engine.stdin.write(command + "\n")
+        engine.stdin.flush()
+        if word == "quit":
+            break
+    engine.stdin.close()
+    engine.wait()
+
+
 def main() -> None:
     mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
     if mode not in MODES:
         sys.exit(f"unknown mode {mode!r}")
+    if mode == "sloppy":
+        sloppy()
+        return
     position = "position startpos"
     game = "pods"
     ready = True

@@ -142,6 +142,49 @@ class ClientTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             engine.play(moves=["B@d1"], depth=1)  # moves need a position to start from
 
+    def test_bad_input_to_every_call_raises(self):
+        engine = self.engine
+        engine.set_position("startpos", ["B@d1"])
+        after_one = engine.fen()
+        ignored = r"^{}: unexpected '{}', expected .* \(ignored\)$"
+        # Words the engine would only warn about and ignore: the call did not do what it said.
+        for call, command, word in (
+                (lambda: engine.new_game("chess"), "newgame", "chess"),
+                (lambda: engine.new_game("standard", colour=3), "newgame", "colour"),
+                (lambda: engine.new_game("standard", rotation="90 degrees"), "newgame", "degrees"),
+                (lambda: engine.is_legal("N@b6 N@e5"), "query", "N@e5")):
+            with self.assertRaisesRegex(EngineError, ignored.format(command, word)):
+                call()
+        with self.assertRaisesRegex(EngineError, r"^setoption: Clear Hash is a button and takes no value"):
+            engine.set_option("Clear Hash", True)
+        # The engine carried out the rest of each command: a new game, turned by the rotation it could read.
+        self.assertEqual(engine.fen(), "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0")
+        engine.new_game("standard", rotation=0)
+        engine.set_position(after_one)
+        # Values the engine cannot read: errors.
+        for call, message in (
+                (lambda: engine.new_game("poldr", players=4), r"^newgame: players needs 2 or 3, not '4'$"),
+                (lambda: engine.new_game("standard", size=5), r"^newgame: unexpected 'poldr', expected one game$"),
+                (lambda: engine.set_option("MultiPV", 2.5), r"^MultiPV: '2\.5' is not a whole number"),
+                (lambda: engine.analyse(depth=1, multipv=0), r"^MultiPV: '0' is not a whole number"),
+                (lambda: engine.is_legal(""), r"^query: missing a move after islegal$"),
+                (lambda: engine.set_position("startpos B@d1"), r"^invalid position: "),
+                (lambda: engine.set_position("position somewhere"), r"^invalid position: ")):
+            with self.assertRaisesRegex(EngineError, message):
+                call()
+        # Arguments of the wrong kind: before anything is sent.
+        for call in (lambda: engine.analyse(depth=True), lambda: engine.play(times={"p1": 1.5}),
+                     lambda: engine.play(nodes=-5), lambda: engine.analyse(depth=2, view="p4")):
+            with self.assertRaises(ValueError):
+                call()
+        for call in (lambda: engine.set_position("startpos", "B@d1"), lambda: engine.set_position(None)):
+            with self.assertRaises(TypeError):
+                call()
+        self.assertEqual(engine.fen(), after_one)  # still in step
+        # "position " before a position is read as in a positions file of podium analyse.
+        engine.set_position(f"position fen {after_one}")
+        self.assertEqual(engine.fen(), after_one)
+
     def test_analyse_with_multipv(self):
         engine = self.engine
         for game, position in ((None, "startpos moves B@d1"), ("poldr", "startpos")):
