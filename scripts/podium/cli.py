@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import math
 import os
 import random
 import shlex
 import signal
 import sys
 
-from .clock import TimeControl, parse_tc
+from .clock import LONGEST_MS, TimeControl, parse_tc
 from .compliance import Compliance
 from .engines import EngineSpec, Player, Referee
 from .errors import EngineFault, Interrupted, PodiumError, RefereeError, UsageError
@@ -21,13 +22,14 @@ from .openings import OpeningBook
 from .process import CHILDREN, Transcript
 from .protocol import Timeouts
 from .pictures import match_page
-from .records import load_records, record_index, resumed_records
+from .records import RecordFile, load_records, record_index, resumed_records, text_lines
 from .replay import replay_records
 from .rules import GAMES, VARIANTS, GameRules
 from .stats import Sprt
 from .summary import match_summary
 
 NUMBER_WORDS = {2: "two", 3: "three"}
+SUBCOMMANDS = ("match", "compliance", "report")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -53,11 +55,42 @@ def parse_engine(tokens: list[str], index: int) -> EngineSpec:
             raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=)")
     if not fields.get("cmd"):
         raise UsageError("--engine needs cmd=COMMAND")
-    argv = shlex.split(fields["cmd"])
+    argv = split_command(fields["cmd"], "--engine cmd=")
     if not argv:
         raise UsageError("--engine: empty cmd=")
     name = fields.get("name") or f"{os.path.basename(argv[0])}#{index + 1}"
     return EngineSpec(name, argv, options, fields.get("dir"))
+
+
+def split_command(text: str, what: str) -> list[str]:
+    """A command line into its words, as a shell would split it."""
+    try:
+        return shlex.split(text)
+    except ValueError as error:  # an unclosed quote, a lone backslash at the end
+        raise UsageError(f"{what}{text}: cannot split it into words ({str(error).lower()})") from None
+
+
+def seconds(text: str) -> float:
+    """An argument that is a wait in seconds: a positive, finite number, at most LONGEST_MS."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 < value <= LONGEST_MS / 1000):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {LONGEST_MS // 1000}, "
+                                         f"got {text!r}")
+    return value
+
+
+def margin_ms(text: str) -> int:
+    """--timemargin: whole milliseconds, not negative, at most LONGEST_MS."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= LONGEST_MS:
+        raise argparse.ArgumentTypeError(f"expected whole milliseconds from 0 to {LONGEST_MS}, got {text!r}")
+    return value
 
 
 def parse_key_values(tokens: list[str], allowed: dict[str, float], what: str) -> dict[str, float]:
@@ -86,7 +119,7 @@ def parse_sprt(tokens: list[str] | None) -> Sprt | None:
 def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                         help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]")
-    parser.add_argument("--timemargin", type=int, default=100, metavar="MS",
+    parser.add_argument("--timemargin", type=margin_ms, default=100, metavar="MS",
                         help="grace beyond the clock or movetime before a time forfeit (default 100)")
     parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
 
@@ -151,9 +184,9 @@ def match_parser() -> ArgumentParser:
     parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
                         help="elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when the test decides")
-    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S", help="ugi -> ugiok")
-    parser.add_argument("--ready-timeout", type=float, default=10.0, metavar="S", help="isready / query answers")
-    parser.add_argument("--stall-timeout", type=float, default=60.0, metavar="S",
+    parser.add_argument("--startup-timeout", type=seconds, default=10.0, metavar="S", help="ugi -> ugiok")
+    parser.add_argument("--ready-timeout", type=seconds, default=10.0, metavar="S", help="isready / query answers")
+    parser.add_argument("--stall-timeout", type=seconds, default=60.0, metavar="S",
                         help="bestmove under --depth or --nodes")
     return parser
 
@@ -161,7 +194,7 @@ def match_parser() -> ArgumentParser:
 def compliance_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="arbiter.py compliance", description="Protocol self-test of one engine.")
     common_arguments(parser)
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S", help="longest wait for any answer")
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S", help="longest wait for any answer")
     return parser
 
 
@@ -186,6 +219,8 @@ def time_control_from(args: argparse.Namespace) -> TimeControl:
         if value is not None:
             if value <= 0:
                 raise UsageError(f"--{kind} must be positive")
+            if kind == "movetime" and value > LONGEST_MS:
+                raise UsageError(f"--movetime may be at most {LONGEST_MS} ms")
             return TimeControl(kind, value=value)
     raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
 
@@ -216,8 +251,7 @@ def rules_from(args: argparse.Namespace) -> GameRules:
 
 def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = [line.strip() for line in handle]
+        lines = [line.strip() for _, line in text_lines(path)]
     except OSError as error:
         raise UsageError(f"--openings {path}: {error.strerror}") from None
     lines = [line for line in lines if line and not line.startswith("#")]
@@ -268,14 +302,20 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
     if games != args.games:
         print(f"arbiter: --games {args.games} rounded up to {games}, whole groups of "
               f"{len(rules.seatings)} seatings", file=sys.stderr)
-    recorded = resumed_records(args.resume, [engine.name for engine in engines], games, rules) if args.resume else []
+    recorded = []
+    if args.resume:
+        try:
+            recorded = resumed_records(args.resume, [engine.name for engine in engines], games, rules)
+        except OSError as error:
+            raise UsageError(f"--resume {args.resume}: {error.strerror}") from None
     seed = args.seed
     if seed is None:
         seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
     records_path = args.resume or args.records or datetime.datetime.now().strftime("arbiter-%Y%m%d-%H%M%S.jsonl")
+    check_writable(records_path, "--resume" if args.resume else "--records")
     settings = MatchSettings(
         engines=engines,
-        referee_argv=shlex.split(args.referee) if args.referee else engines[0].argv,
+        referee_argv=split_command(args.referee, "--referee ") if args.referee else engines[0].argv,
         variant=None if rules.poldr else rules.variant,
         games=games,
         concurrency=args.concurrency,
@@ -289,10 +329,37 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
         records_path=records_path,
         sprt=parse_sprt(args.sprt),
         timeouts=Timeouts(args.startup_timeout, args.ready_timeout, args.stall_timeout),
-        transcript=Transcript(args.log),
+        transcript=open_transcript(args.log),
         rules=rules,
     )
     return settings, recorded
+
+
+def check_writable(path: str, flag: str) -> None:
+    """A file that can be opened for appending: not a directory, in a directory that exists."""
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path}: is a directory")
+    directory = os.path.dirname(path) or "."
+    if not os.path.isdir(directory):
+        raise UsageError(f"{flag} {path}: no such directory {directory}")
+
+
+def open_transcript(path: str | None) -> Transcript:
+    """The --log file, opened at once so that a bad path is a usage error before any engine starts."""
+    if path is None:
+        return Transcript(None)
+    check_writable(path, "--log")
+    try:
+        return Transcript(path)
+    except OSError as error:
+        raise UsageError(f"--log {path}: {error.strerror}") from None
+
+
+def open_records(settings: MatchSettings) -> RecordFile:
+    try:
+        return RecordFile(settings.records_path)
+    except OSError as error:
+        raise UsageError(f"{settings.records_path}: {error.strerror}") from None
 
 
 def check_engines_start(settings: MatchSettings) -> str:
@@ -335,7 +402,11 @@ def run_match(argv: list[str]) -> int:
     try:
         start_fen = check_engines_start(settings)
         book = OpeningBook(start_fen, settings.rotation, settings.random_plies, settings.seed, settings.opening_lines)
-        play_match(Match(settings, book, recorded), len(recorded))
+        records = open_records(settings)
+        try:
+            play_match(Match(settings, book, recorded, records), len(recorded))
+        finally:
+            records.close()
     finally:
         settings.transcript.close()
     return 0
@@ -361,7 +432,7 @@ def run_compliance(argv: list[str]) -> int:
     if len(args.engine) != 1:
         raise UsageError(f"compliance needs exactly one --engine, got {len(args.engine)}")
     spec = parse_engine(args.engine[0], 0)
-    transcript = Transcript(args.log)
+    transcript = open_transcript(args.log)
     try:
         return Compliance(spec, args.timeout, args.timemargin, transcript).run()
     finally:
@@ -379,7 +450,7 @@ def run_report(argv: list[str]) -> int:
     if not records:
         raise UsageError(f"{args.records}: no game records")
     try:
-        page = match_page(replay_records(records, shlex.split(args.engine) if args.engine else None),
+        page = match_page(replay_records(records, split_command(args.engine, "--engine ") if args.engine else None),
                           match_summary(records, sprt), args.title)
         with open(args.output, "w", encoding="utf-8") as output:
             output.write(page)
@@ -398,6 +469,9 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, raise_interrupted)
     signal.signal(signal.SIGTERM, raise_interrupted)
     try:
+        if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+            raise UsageError(f"unknown subcommand {argv[0]!r}: the subcommands are {', '.join(SUBCOMMANDS)} "
+                             f"(match is the default: arbiter.py --engine ... plays a match)")
         if argv[:1] == ["compliance"]:
             return run_compliance(argv[1:])
         if argv[:1] == ["report"]:

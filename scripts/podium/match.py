@@ -90,8 +90,9 @@ class Worker(threading.Thread):
 class Match:
     """Schedules the games over the workers, records and reports results, stops on an SPRT verdict."""
 
-    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict]):
+    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict], records: RecordFile):
         self.settings = settings
+        self.records = records
         self.book = book
         self.names = [spec.name for spec in settings.engines]
         self.first = self.names[0]
@@ -111,17 +112,15 @@ class Match:
         """Plays the missing games; raises RefereeError if the referee fails."""
         if self._sprt_decided():
             return
-        records = RecordFile(self.settings.records_path)
+        workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
         try:
-            workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
             for worker in workers:
                 worker.start()
-            self._collect(records, len(workers))
+            self._collect(len(workers))
         finally:
             self.stop.set()
-            records.close()
 
-    def _collect(self, records: RecordFile, workers: int) -> None:
+    def _collect(self, workers: int) -> None:
         while workers:
             try:
                 kind, payload = self.results.get(timeout=0.2)
@@ -132,7 +131,7 @@ class Match:
             elif kind == "error":
                 raise RefereeError(payload)
             elif kind == "record" and not self.stop.is_set():
-                records.write(payload)
+                self.records.write(payload)
                 self.tally.add(payload)
                 print(self.progress_line(payload), flush=True)
                 if self._sprt_decided():

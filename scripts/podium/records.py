@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Sequence
+from typing import Callable, Iterator, Sequence
 
 from .errors import UsageError
+from .notation import POLDR_POSITION_RE
 from .rules import GameRules, as_rules
 
 
@@ -70,23 +71,107 @@ class RecordFile:
         self._file.close()
 
 
-def load_records(path: str) -> list[dict]:
-    """The complete records of a file; half-written or foreign lines are skipped."""
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
+def text_lines(path: str) -> Iterator[tuple[int, str]]:
+    """The lines of a UTF-8 text file, numbered from 1. A line that is not UTF-8 is a UsageError
+    naming the file and the line; the file's own errors (none there, a directory) are OSError."""
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, 1):
             try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if not isinstance(record, dict):
-                continue
-            if is_poldr_record(record):
-                needed = {"index", "seats", "result", "reason"}
-            else:
-                needed = {"game", "pair", "white", "black", "result", "reason"}
-            if needed <= record.keys():
-                records.append(record)
+                yield number, raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise UsageError(f"{path}: line {number} is not UTF-8 text") from None
+
+
+def _whole(value: object) -> bool:
+    return type(value) is int and value >= 0  # bool is an int to Python, not to a record
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _times(value: object) -> bool:
+    return isinstance(value, dict) and all(type(ms) in (int, float) for ms in value.values())
+
+
+# What each field of a record must be, for the fields that the arbiter, its statistics and its
+# pictures read: (test, what it must be). Fields not listed are carried along unread.
+COMMON_FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "reason": (_text, "a text"),
+    "detail": (_text, "a text"),
+    "opening": (_text, "a position line"),
+    "opening_base": (_text, "a position line"),
+    "opening_moves": (_texts, "a list of moves"),
+    "moves": (_texts, "a list of moves"),
+    "move_info": (lambda value: isinstance(value, list) and all(isinstance(item, dict) for item in value),
+                  "a list of objects"),
+    "time_ms": (_times, "an object of milliseconds per seat"),
+    "seed": (lambda value: type(value) is int, "a whole number"),
+}
+PODS_FIELDS = {
+    "game": (_whole, "a game number"),
+    "pair": (_whole, "a pair number"),
+    "white": (_text, "an engine name"),
+    "black": (_text, "an engine name"),
+    "variant": (lambda value: value is None or isinstance(value, str), "a variant name"),
+    "result": (lambda value: value in ("1-0", "0-1", "1/2-1/2"), "1-0, 0-1 or 1/2-1/2"),
+}
+POLDR_FIELDS = {
+    "index": (_whole, "a game number"),
+    "pair": (_whole, "a pair number"),
+    "group": (_whole, "a group number"),
+    "seats": (lambda value: _texts(value) and len(value) in (2, 3), "a list of two or three engine names"),
+    "players": (_whole, "a number of players"),
+    "size": (_whole, "a board size"),
+    "bricks": (_whole, "a number of bricks"),
+    "faulty": (lambda value: value is None or isinstance(value, str), "an engine name or null"),
+}
+
+
+def record_problem(record: dict) -> str | None:
+    """What makes a game record unreadable (a field of the wrong type or value), or None."""
+    fields = {**COMMON_FIELDS, **(POLDR_FIELDS if is_poldr_record(record) else PODS_FIELDS)}
+    for key, (valid, kind) in fields.items():
+        if key in record and not valid(record[key]):
+            return f"{key!r} is {json.dumps(record[key])[:60]}, not {kind}"
+    if is_poldr_record(record):
+        wins = [f"p{seat}win" for seat in range(1, len(record["seats"]) + 1)]
+        if record["result"] not in wins:
+            return f"'result' is {json.dumps(record['result'])[:60]}, not one of {', '.join(wins)}"
+        final = record.get("final")
+        if final is not None and not (isinstance(final, str) and POLDR_POSITION_RE.match(final)):
+            return f"'final' is {json.dumps(final)[:60]}, not a POLD.R position line"
+    return None
+
+
+def is_match_header(line: dict) -> bool:
+    """The first line of a records file written by this arbiter: the match's settings, not a game."""
+    return line.get("type") == "match"
+
+
+def load_records(path: str) -> list[dict]:
+    """The complete game records of a file; half-written or foreign lines and the match's settings
+    are skipped. A record with a field of the wrong type is a UsageError naming file and line."""
+    records = []
+    for number, line in text_lines(path):
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(record, dict) or is_match_header(record):
+            continue
+        if is_poldr_record(record):
+            needed = {"index", "seats", "result", "reason"}
+        else:
+            needed = {"game", "pair", "white", "black", "result", "reason"}
+        if needed <= record.keys():
+            if problem := record_problem(record):
+                raise UsageError(f"{path}: line {number}: a game record whose {problem}")
+            records.append(record)
     return records
 
 

@@ -90,6 +90,37 @@ class UsageTest(unittest.TestCase):
         self.assert_usage_error("--engine", fake("mute"), "--engine", f"cmd={fake_engine}", "--depth", "1",
                                 "--startup-timeout", "0.2", mentions="no ugiok within 0.2 s")
 
+    def test_hostile_arguments_and_files_are_one_line_usage_errors(self):
+        run = ArbiterRun(self)
+        engines = ["--engine", "name=a", fake("illegal"), "--engine", "name=b", fake("illegal")]
+        for tc in ("inf", "1e400", "1+inf", "nan"):
+            self.assert_usage_error(*engines, "--tc", tc, mentions=f"--tc {tc!r}")
+        self.assert_usage_error("--engine", "cmd='x", "--engine", fake("illegal"), "--depth", "1",
+                                mentions="cannot split it into words (no closing quotation)")
+        self.assert_usage_error(*engines, "--depth", "1", "--startup-timeout", "nan",
+                                mentions="argument --startup-timeout: expected a positive number of seconds")
+        self.assert_usage_error(*engines, "--depth", "1", "--timemargin", "-5",
+                                mentions="argument --timemargin: expected whole milliseconds")
+        not_utf8 = os.path.join(run.dir.name, "latin1.txt")
+        with open(not_utf8, "wb") as handle:
+            handle.write(b"# openings\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 \xe9t\xe9\n")
+        self.assert_usage_error(*engines, "--depth", "1", "--openings", not_utf8,
+                                mentions=f"{not_utf8}: line 2 is not UTF-8 text")
+        self.assert_usage_error(*engines, "--depth", "1", "--resume", not_utf8, mentions="line 2 is not UTF-8 text")
+        self.assert_usage_error("report", not_utf8, "-o", os.path.join(run.dir.name, "page.html"),
+                                mentions="line 2 is not UTF-8 text")
+        wrong_type = os.path.join(run.dir.name, "wrong.jsonl")
+        with open(wrong_type, "w", encoding="utf-8") as handle:
+            handle.write('{"game": "x", "pair": 0, "white": "a", "black": "b", "result": "1-0", "reason": "r"}\n')
+        self.assert_usage_error(*engines, "--depth", "1", "--resume", wrong_type,
+                                mentions=f"{wrong_type}: line 1: a game record whose 'game' is \"x\", not a game number")
+        missing_dir = os.path.join(run.dir.name, "no", "such")
+        for flag in ("--records", "--log"):
+            self.assert_usage_error(*engines, "--depth", "1", flag, os.path.join(missing_dir, "file"),
+                                    mentions=f"no such directory {missing_dir}")
+            self.assert_usage_error(*engines, "--depth", "1", flag, run.dir.name, mentions="is a directory")
+        self.assert_usage_error("frobnicate", mentions="unknown subcommand 'frobnicate': the subcommands are match")
+
     def test_poldr_usage_errors(self):
         engines = ["--engine", f"cmd={fake_command('illegal')}", "--engine", f"cmd={fake_command('illegal')}",
                    "--depth", "1"]
