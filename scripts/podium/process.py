@@ -14,7 +14,12 @@ import subprocess
 import threading
 import time
 
-from .errors import EngineStartFailed, EngineTerminated, EngineTimeout
+from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, ProtocolError
+
+# The longest line read from an engine, in bytes: the protocol's own limit on a line (protocol.md,
+# section 1). A longer line is a protocol error, and is not kept in memory.
+LONGEST_LINE = 1 << 20
+OVERLONG = object()  # in the queue of lines: a line was longer than LONGEST_LINE
 
 
 class ChildRegistry:
@@ -93,7 +98,7 @@ class EngineProcess:
             # A session of its own: our Ctrl-C is ours to handle, and killpg reaches any grandchildren.
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                cwd=cwd, text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True)
+                cwd=cwd, start_new_session=True)
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise EngineStartFailed(f"cannot start {shlex.join(argv)}: {reason}") from None
@@ -104,9 +109,15 @@ class EngineProcess:
 
     def _pump(self) -> None:
         try:
-            for raw in self._proc.stdout:
+            while raw := self._proc.stdout.readline(LONGEST_LINE + 1):
                 stamp = time.monotonic()
-                line = raw.rstrip("\r\n")
+                if len(raw) > LONGEST_LINE and not raw.endswith(b"\n"):
+                    self._transcript.write(self.label, "<", f"{raw[:80].decode('utf-8', 'replace')}... "
+                                                            f"(longer than {LONGEST_LINE} bytes: not read)")
+                    self._lines.put((OVERLONG, stamp))
+                    self._skip_rest_of_line()
+                    continue
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self._transcript.write(self.label, "<", line)
                 self._lines.put((line, stamp))
         except (OSError, ValueError):
@@ -114,6 +125,11 @@ class EngineProcess:
         with contextlib.suppress(OSError):
             self._proc.stdout.close()  # this thread is the only reader
         self._lines.put((None, time.monotonic()))
+
+    def _skip_rest_of_line(self) -> None:
+        """Reads on to the end of an overlong line, a piece at a time, keeping none of it."""
+        while (piece := self._proc.stdout.readline(LONGEST_LINE)) and not piece.endswith(b"\n"):
+            pass
 
     @property
     def pid(self) -> int:
@@ -126,7 +142,7 @@ class EngineProcess:
     def send(self, line: str) -> None:
         self._transcript.write(self.label, ">", line)
         try:
-            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.write((line + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (OSError, ValueError):
             raise EngineTerminated(f"{self.label} is gone (writing {line!r})") from None
@@ -142,6 +158,9 @@ class EngineProcess:
         if line is None:
             self._ended = True
             raise EngineTerminated(f"{self.label} exited{self._exit_status()}")
+        if line is OVERLONG:
+            raise ProtocolError(f"{self.label} printed a line longer than the protocol's limit of "
+                                f"{LONGEST_LINE} bytes")
         return line, stamp
 
     def pending(self) -> list[str]:
@@ -154,7 +173,7 @@ class EngineProcess:
                 break
             if line is None:
                 self._ended = True
-            else:
+            elif line is not OVERLONG:  # stale output, dropped like any other
                 lines.append(line)
         return lines
 

@@ -15,13 +15,14 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
   unready   plays like `illegal`, but once told of a new game (`uginewgame`) stops answering
             `isready`: it fails while getting ready for a game, before any move
   deaf      finishes the handshake, then answers nothing at all, not even `quit`
+  longline  answers `go` with a line of 3 MiB, three times the protocol's longest, with no end
 
 Words after MODE are ignored: tests add one to find their processes.
 """
 
 import sys
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "longline")
 
 
 def illegal_move(position: str) -> str:
@@ -75,6 +76,8 @@ def main() -> None:
                 print("Hello, I am not an engine")
             elif mode == "badmove":
                 print("bestmove z9z9")
+            elif mode == "longline":
+                print("info string " + "x" * (3 << 20), end="")
         sys.stdout.flush()
 
 

@@ -19,7 +19,7 @@ import time
 import unittest
 import uuid
 
-from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, fake, fake_command
+from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, SCRIPTS, fake, fake_command
 
 from podium import errors, notation
 from podium.engines import Referee
@@ -259,6 +259,41 @@ class FaultTest(unittest.TestCase):
         self.assert_all_lost(self.play_against("garbage", "--depth", "1"), "garbage", "protocol error")
         self.assert_all_lost(self.play_against("badmove", "--depth", "1"), "badmove", "protocol error")
 
+
+    def test_overlong_line_is_a_protocol_error(self):
+        records = self.play_against("longline", "--depth", "1", "--stall-timeout", "2")
+        self.assert_all_lost(records, "longline", "protocol error")
+        for record in records:
+            self.assertEqual(record["detail"], "longline: longline printed a line longer than the protocol's "
+                                               "limit of 1048576 bytes", record)
+
+
+class LongLineTest(unittest.TestCase):
+    def test_an_overlong_line_is_refused_without_keeping_it(self):
+        # 100 MiB without a newline, then a line: the reader says the long line was too long, keeps
+        # reading after it, and never holds it (the reader's process stays far below 100 MiB).
+        engine = ("import sys\nfor _ in range(100): sys.stdout.buffer.write(b'x' * (1 << 20))\n"
+                  "sys.stdout.buffer.write(b'\\nafter\\n'); sys.stdout.flush(); sys.stdin.read()")
+        reader = f"""
+import resource, sys, time
+sys.path.insert(0, {SCRIPTS!r})
+from podium.errors import ProtocolError
+from podium.process import EngineProcess
+process = EngineProcess([sys.executable, "-c", {engine!r}], "long")
+try:
+    process.read(time.monotonic() + 30)
+except ProtocolError as error:
+    print(error.detail)
+print(process.read(time.monotonic() + 30)[0])
+process.kill()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+        done = subprocess.run([sys.executable, "-c", reader], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        refusal, after, megabytes = done.stdout.splitlines()
+        self.assertEqual(refusal, "long printed a line longer than the protocol's limit of 1048576 bytes")
+        self.assertEqual(after, "after")
+        self.assertLess(int(megabytes), 60, "the reader kept the long line")
 
 @NEEDS_PODIUM
 class ResumeTest(unittest.TestCase):
