@@ -462,6 +462,10 @@ def run_report(argv: list[str]) -> int:
 
 
 def raise_interrupted(signum: int, _frame) -> None:
+    """The first SIGINT or SIGTERM ends the program; later ones would only break its shutdown
+    (workers first, then the records and the log), which is short: every engine is killed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Interrupted(signum)
 
 

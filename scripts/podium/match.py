@@ -21,6 +21,9 @@ from .rules import GameRules
 from .stats import (GAME_SCORES, PAIR_SCORES, Sprt, Tally, elo_with_margin, format_elo, likelihood_of_superiority,
                     share_with_interval, sprt_bounds, sprt_llr)
 
+# How long a worker may take to end once its engines are killed (it closes them and leaves).
+WORKER_EXIT_S = 10.0
+
 
 @dataclass
 class MatchSettings:
@@ -107,27 +110,39 @@ class Match:
         self.results: queue.Queue[tuple[str, object]] = queue.Queue()
         self.stop = threading.Event()
         self.sprt_verdict = "continue"
+        self._playing = 0  # workers that have not said they are done
 
     def run(self) -> None:
         """Plays the missing games; raises RefereeError if the referee fails."""
         if self._sprt_decided():
             return
         workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
+        self._playing = len(workers)
         try:
             for worker in workers:
                 worker.start()
-            self._collect(len(workers))
+            self._collect()
         finally:
-            self.stop.set()
+            self._stop_workers(workers)
 
-    def _collect(self, workers: int) -> None:
-        while workers:
+    def _stop_workers(self, workers: list[Worker]) -> None:
+        """Ends the workers before anything they use (the records, the log) is closed: after an
+        interruption, a referee failure or an SPRT verdict their engines are killed, which ends
+        any wait of theirs at once."""
+        self.stop.set()
+        if self._playing:
+            CHILDREN.kill_all()  # games in flight no longer matter
+        for worker in workers:
+            worker.join(timeout=WORKER_EXIT_S)
+
+    def _collect(self) -> None:
+        while self._playing:
             try:
                 kind, payload = self.results.get(timeout=0.2)
             except queue.Empty:
                 continue
             if kind == "done":
-                workers -= 1
+                self._playing -= 1
             elif kind == "error":
                 raise RefereeError(payload)
             elif kind == "record" and not self.stop.is_set():
@@ -135,8 +150,6 @@ class Match:
                 self.tally.add(payload)
                 print(self.progress_line(payload), flush=True)
                 if self._sprt_decided():
-                    self.stop.set()
-                    CHILDREN.kill_all()  # games in flight no longer matter
                     return
 
     def _sprt_decided(self) -> bool:

@@ -57,30 +57,42 @@ atexit.register(CHILDREN.kill_all)
 
 
 class Transcript:
-    """Optional log of all engine traffic (the arbiter's --log), for debugging protocol problems."""
+    """Optional log of all engine traffic (the arbiter's --log), for debugging protocol problems.
+
+    Closing it is final for every tagged view of it: a line written afterwards (a reader thread of
+    an engine being killed) is dropped, not an error."""
 
     def __init__(self, path: str | None):
-        self._file = open(path, "a", encoding="utf-8") if path else None
-        self._lock = threading.Lock()
+        self._log = _LogFile(open(path, "a", encoding="utf-8") if path else None)
         self._start = time.monotonic()
         self._prefix = ""
 
     def tagged(self, prefix: str) -> Transcript:
         """The same log, with lines marked by prefix (which worker's engine spoke)."""
         view = Transcript(None)
-        view._file, view._lock, view._start, view._prefix = self._file, self._lock, self._start, prefix
+        view._log, view._start, view._prefix = self._log, self._start, prefix
         return view
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
+        with self._log.lock:
+            if self._log.file is not None:
+                self._log.file.close()
+                self._log.file = None
 
     def write(self, label: str, direction: str, line: str) -> None:
-        if self._file is None:
-            return
-        with self._lock:
-            self._file.write(f"{time.monotonic() - self._start:10.3f} {self._prefix}{label} {direction} {line}\n")
-            self._file.flush()
+        with self._log.lock:
+            if self._log.file is None:
+                return
+            self._log.file.write(f"{time.monotonic() - self._start:10.3f} {self._prefix}{label} {direction} {line}\n")
+            self._log.file.flush()
+
+
+class _LogFile:
+    """The file a transcript and its tagged views share, and the lock that keeps their lines whole."""
+
+    def __init__(self, file):
+        self.file = file
+        self.lock = threading.Lock()
 
 
 class EngineProcess:

@@ -630,6 +630,26 @@ class InterruptTest(unittest.TestCase):
         self.assertTrue(wait_for(lambda: not processes_tagged(tag), 5), f"left behind: {processes_tagged(tag)}")
 
 
+    def test_interrupt_with_a_log_prints_no_traceback(self):
+        # Workers were still writing to the log (an engine's `quit`) after it was closed, and printed
+        # a ValueError in most runs; the shutdown now ends the workers first. Two runs, two signals.
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            run = ArbiterRun(self)
+            log = os.path.join(run.dir.name, "engines.log")
+            process = subprocess.Popen(
+                [sys.executable, ARBITER, "--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two",
+                 f"cmd={PODIUM}", "--games", "100", "--depth", "1", "--concurrency", "2", "--log", log,
+                 "--records", run.records], cwd=run.dir.name, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.addCleanup(process.kill)
+            self.assertTrue(wait_for(lambda: len(load_records(run.records)) >= 1 if os.path.exists(run.records)
+                                     else False, 20), "no game was played")
+            process.send_signal(signum)
+            _, stderr = process.communicate(timeout=20)
+            self.assertEqual(process.returncode, 128 + signum, stderr)
+            self.assertEqual(stderr, f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n")
+            with open(log, encoding="utf-8") as handle:
+                self.assertIn("uginewgame", handle.read())
+
 def wait_for(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
