@@ -25,7 +25,7 @@ from .pictures import match_page
 from .records import RecordFile, load_records, record_index, resumed_records, text_lines
 from .replay import replay_records
 from .rules import GAMES, VARIANTS, GameRules
-from .stats import Sprt
+from .stats import Sprt, count_of
 from .summary import match_summary
 
 NUMBER_WORDS = {2: "two", 3: "three"}
@@ -414,7 +414,7 @@ def run_match(argv: list[str]) -> int:
 
 def play_match(match: Match, recorded: int) -> None:
     settings = match.settings
-    print(f"Match {' vs '.join(match.names)}: {settings.games} games ({recorded} already recorded), "
+    print(f"Match {' vs '.join(match.names)}: {count_of(match.planned, 'game')} ({recorded} already recorded), "
           f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:
@@ -423,7 +423,7 @@ def play_match(match: Match, recorded: int) -> None:
         print(match.report(), flush=True)  # what was played so far is recorded: show it
         raise
     if match.sprt_verdict != "continue":
-        print(f"SPRT decided after {match.tally.games} games: {match.sprt_verdict}", flush=True)
+        print(f"SPRT decided after {count_of(match.tally.games, 'game')}: {match.sprt_verdict}", flush=True)
     print(match.report(), flush=True)
 
 
@@ -457,7 +457,7 @@ def run_report(argv: list[str]) -> int:
     except (PodiumError, OSError) as error:
         print(f"arbiter: error: {error}", file=sys.stderr)
         return 1
-    print(f"arbiter: {args.output}: {len(records)} games")
+    print(f"arbiter: {args.output}: {count_of(len(records), 'game')}")
     return 0
 
 

@@ -113,7 +113,8 @@ class UsageTest(unittest.TestCase):
         with open(wrong_type, "w", encoding="utf-8") as handle:
             handle.write('{"game": "x", "pair": 0, "white": "a", "black": "b", "result": "1-0", "reason": "r"}\n')
         self.assert_usage_error(*engines, "--depth", "1", "--resume", wrong_type,
-                                mentions=f"{wrong_type}: line 1: a game record whose 'game' is \"x\", not a game number")
+                                mentions=f"{wrong_type}: line 1: a game record whose 'game' is \"x\", "
+                                         f"not a game number")
         missing_dir = os.path.join(run.dir.name, "no", "such")
         for flag in ("--records", "--log"):
             self.assert_usage_error(*engines, "--depth", "1", flag, os.path.join(missing_dir, "file"),
@@ -176,7 +177,7 @@ class MatchTest(unittest.TestCase):
                          "option.Hash=8", "--games", "4", "--depth", "2", "--seed", "3")
         self.check_records(run.read_records(), done, 4, "standard")
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
-        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%")
+        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
         self.assertIn("LOS:", done.stdout)
 
     def test_advanced_match_with_random_openings_concurrently(self):
@@ -203,6 +204,27 @@ class MatchTest(unittest.TestCase):
         self.check_records(records, done, 4, "standard")
         by_game = sorted(records, key=lambda record: record["game"])  # written in the order games ended
         self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "90", "90"])
+
+    def test_statistics_of_few_games_say_what_is_known(self):
+        # one game, won: a bound, not -inf +/- nan, and "1 game"
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", fake("illegal"),
+                         "--referee", PODIUM, "--games", "1", "--depth", "1")
+        self.assertIn("Match one vs two: 1 game (0 already recorded)", done.stdout)
+        self.assertIn("| 1/1 game, one vs two W-L-D 1-0-0, score 100.0%, Elo > -233.8\n", done.stdout)
+        self.assertIn("Results of one vs two (standard, depth 1, 1 game):", done.stdout)
+        self.assertIn("Elo: > -233.8 (95%, from 1 game)", done.stdout)
+        # four games between equals: progress and summary give the same figures, never nan
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--games", "4", "--depth", "1", "--max-plies", "120")
+        progress = re.findall(r"^Game \d+ .*, Elo (.*)$", done.stdout, re.M)
+        self.assertEqual(len(progress), 4, done.stdout)
+        for elo in progress:
+            self.assertNotIn("nan", elo)
+        summary = re.search(r"^Elo: (.*) \((?:95%, )?from 2 game pairs\)$", done.stdout, re.M)
+        self.assertIsNotNone(summary, done.stdout)
+        self.assertEqual(progress[-1], summary[1])
 
     def test_sprt_stops_early(self):
         # Against an engine that loses every game, every pair is WW; with elo1 = 200 the LLR
@@ -414,7 +436,7 @@ class PoldrTest(PoldrRecordChecks):
             self.assertEqual(record["opening_base"], "4/4/4/4 b 8,8 1 0 -,-")
         self.assertIn("POLD.R 2 players, size 4, bricks 8", done.stdout)
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, 0, \d+, 0, \d+\]")
-        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%, from 2 game pairs\)")
+        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
         self.assertRegex(done.stdout, r"SPRT \[0, 50\] .* -> continue")
 
     def test_poldr_clock_match_from_an_openings_file(self):

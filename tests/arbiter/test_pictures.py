@@ -121,7 +121,7 @@ class PagesTest(unittest.TestCase):
         duel = summary.head_to_head
         self.assertEqual((duel.wins, duel.losses, duel.draws), (2, 1, 1))
         self.assertEqual(duel.pentanomial, [0, 1, 0, 0, 1])  # pair 0: WW, pair 1: a draw and a loss, LD
-        self.assertEqual(duel.elo_from, "game pairs")
+        self.assertEqual((duel.elo.count, duel.elo.unit), (2, "game pair"))
         self.assertEqual(duel.sprt.verdict, "continue")
         self.assertEqual(summary.running_score["new"], [1.0, 1.0, 2.5 / 3, 2.5 / 4])
         page = match_page([self.position_replay(["new", "old"])], summary)
