@@ -15,7 +15,7 @@ import sys
 from .clock import LONGEST_MS, TimeControl, parse_tc
 from .compliance import Compliance
 from .engines import EngineSpec, Player, Referee
-from .errors import EngineFault, Interrupted, PodiumError, RefereeError, UsageError
+from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
 from .match import Match, MatchSettings
 from .notation import poldr_shape
 from .openings import OpeningBook
@@ -148,6 +148,11 @@ that made it. With three players the winner is then the other seat standing best
 game's moves followed by the word `forfeit`, which is no move, and asks `query result`. An engine
 that fails while getting ready for a game before its turn has come forfeits when its turn comes;
 the others play on until then.
+
+Every option the match sets on an engine (its option.NAME=, and Variant or POLD.R's Game, Players,
+Size, Bricks) is confirmed with isready: an engine that refuses one (`info string error`) stops the
+match with the engine's words, before any game is played (exit 2), or when it is restarted later
+(exit 1), rather than let it play with settings that were not asked for.
 
 --variant, --rotation and --max-plies are Pods only; --size, --bricks, --players POLD.R only.
 """
@@ -375,6 +380,9 @@ def check_engines_start(settings: MatchSettings) -> str:
                                  f"(it has: {', '.join(player.options.values()) or 'none'})")
             if unknown := player.undeclared_game_options():
                 raise UsageError(f"engine {spec.name} cannot play POLD.R: it declares no option {', '.join(unknown)}")
+            player.configure()
+        except OptionRefused as refusal:
+            raise UsageError(str(refusal)) from None
         except EngineFault as fault:
             raise UsageError(f"engine {spec.name} does not start: {fault.detail}") from None
         finally:

@@ -25,7 +25,7 @@ from typing import Callable, Mapping, Sequence
 
 from .errors import EngineError, IllegalMoveError, PerspectiveError, ProtocolError
 from .notation import NO_MOVE, players_of
-from .protocol import EngineDriver, Search, Timeouts, info_message, parse_info, position_command
+from .protocol import EngineDriver, Search, Timeouts, info_message, info_messages, parse_info, position_command
 
 SEATS = ("p1", "p2", "p3")
 ILLEGAL_MOVE_RE = re.compile(r"^illegal move (?P<move>\S+) at index (?P<index>\d+)")
@@ -202,9 +202,8 @@ class Engine:
     def _confirm(self, command: str) -> None:
         """isready -> readyok: an error the engine printed before the answer refused the command."""
         lines = self.driver.sync()
-        self.warnings = [message for line in lines if (message := info_message(line, "warning")) is not None]
-        errors = [message for line in lines if (message := info_message(line, "error")) is not None]
-        if errors:
+        self.warnings = info_messages(lines, "warning")
+        if errors := info_messages(lines, "error"):
             raise _refusal(errors[0], command)
 
     def _query(self, question: str) -> str:

@@ -8,10 +8,10 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .errors import EngineFault, EngineTimeout, RefereeError
+from .errors import EngineFault, EngineTimeout, OptionRefused, RefereeError
 from .notation import candidate_moves
 from .process import Transcript
-from .protocol import EngineDriver, Timeouts, position_command
+from .protocol import EngineDriver, Timeouts, info_messages, position_command
 from .rules import GameRules, as_rules
 
 FORFEIT = "forfeit"  # a word that is no move: played after the moves, it makes the referee rank a forfeit
@@ -36,11 +36,15 @@ class Player(EngineDriver):
 
     def launch(self) -> None:
         self.start()
-        for name, value in self.rules.engine_options():
-            self.set_option(name, value)
-        for name, value in self.spec.options.items():
-            self.set_option(name, value)
-        self.sync()
+        self.configure()
+
+    def configure(self) -> None:
+        """Sets the game's options and the engine's own (option.NAME=), each confirmed by isready:
+        an option refused (`info string error`) raises OptionRefused with the engine's words."""
+        for name, value in [*self.rules.engine_options(), *self.spec.options.items()]:
+            command = self.set_option(name, value)
+            if refusals := info_messages(self.sync(), "error"):
+                raise OptionRefused(self.spec.name, refusals[0], command)
 
     def undeclared_options(self) -> list[str]:
         return [name for name in self.spec.options if name.lower() not in self.options]
@@ -96,8 +100,9 @@ class Referee(EngineDriver):
         with self._judging():
             self.start()
             for name, value in self.rules.engine_options():
-                self.set_option(name, value)
-            self.sync()
+                command = self.set_option(name, value)
+                if refusals := info_messages(self.sync(), "error"):
+                    raise RefereeError(f"referee ({shlex.join(self.argv)}) refuses `{command}`: {refusals[0]}")
 
     def new_game(self) -> None:
         with self._judging():

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from .clock import TimeControl
 from .engines import EngineSpec, Player, Referee
-from .errors import RefereeError
+from .errors import OptionRefused, RefereeError
 from .game import GameRunner, GameSpec, game_specs
 from .notation import POLDR_COLOURS
 from .openings import OpeningBook
@@ -62,7 +62,7 @@ class Worker(threading.Thread):
         try:
             referee.launch()
             self._play_games(players, referee)
-        except RefereeError as error:
+        except (RefereeError, OptionRefused) as error:  # nothing can be judged, or played as asked
             self._report_error(str(error))
         except Exception as error:  # a bug: report it instead of dying silently
             if not self.match.stop.is_set():

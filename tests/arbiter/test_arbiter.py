@@ -226,6 +226,15 @@ class MatchTest(unittest.TestCase):
         self.assertIsNotNone(summary, done.stdout)
         self.assertEqual(progress[-1], summary[1])
 
+    def test_an_option_the_engine_refuses_stops_the_match_before_any_game(self):
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "option.Hash=lots", "--games", "2", "--depth", "1", expect_rc=2)
+        self.assertEqual(done.stderr, "arbiter: error: engine two refuses `setoption name Hash value lots`: "
+                                      "Hash: 'lots' is not a whole number from 1 to 1024\n")
+        self.assertNotIn("Game 1", done.stdout)
+        self.assertFalse(os.path.exists(run.records))
+
     def test_sprt_stops_early(self):
         # Against an engine that loses every game, every pair is WW; with elo1 = 200 the LLR
         # passes ln(19) = 2.94 at the fifth pair (see test_sprt_verdicts), long before 100 games.
