@@ -4,6 +4,7 @@ written as it comes, progress and the final report, an early stop on an SPRT ver
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from .notation import POLDR_COLOURS
 from .openings import OpeningBook
 from .process import CHILDREN, Transcript
 from .protocol import Timeouts
-from .records import RecordFile, is_poldr_record, record_engines, record_index
+from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index
 from .rules import GameRules
 from .stats import (Sprt, Tally, count_of, elo_basis, format_elo, likelihood_of_superiority, share_with_interval,
                     sprt_bounds, sprt_llr)
@@ -100,8 +101,11 @@ class Match:
         self.names = [spec.name for spec in settings.engines]
         self.first = self.names[0]
         self.tally = Tally(self.first)
+        self._games_by_moves: dict[tuple, int] = {}  # game_moves_key -> the game's number
+        self._repeat_warned = False
         for record in recorded:
             self.tally.add(record)
+            self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
         done = {record_index(record) for record in recorded}
         self.todo = [spec for spec in game_specs(settings.games, settings.rules) if spec.index not in done]
         self.planned = settings.games  # the games this run is to have played when it ends
@@ -150,8 +154,19 @@ class Match:
                 self.records.write(payload)
                 self.tally.add(payload)
                 print(self.progress_line(payload), flush=True)
+                self._watch_for_repeats(payload)
                 if self._sprt_decided():
                     return
+
+    def _watch_for_repeats(self, record: dict) -> None:
+        """Deterministic engines (a fixed depth or nodes, one thread) play the same game again from
+        the same opening: such games add nothing, and the user is told once how to avoid them."""
+        earlier = self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
+        if earlier != record_index(record) and not self._repeat_warned:
+            self._repeat_warned = True
+            print(f"arbiter: warning: game {record_index(record) + 1} repeats game {earlier + 1} move for move "
+                  f"(same opening, same seats): the engines play alike from alike openings; vary the openings "
+                  f"with --random-plies N or an --openings file", file=sys.stderr, flush=True)
 
     def _sprt_decided(self) -> bool:
         if self.settings.sprt is None:

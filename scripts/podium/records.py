@@ -40,6 +40,11 @@ def winner_of(record: dict) -> str | None:
     return next((name for name in record_engines(record) if points_for(record, name) == 1), None)
 
 
+def game_moves_key(record: dict) -> tuple:
+    """What makes two games the same game: the start, who sat where, every move."""
+    return record.get("opening"), tuple(record_engines(record)), tuple(record.get("moves", ()))
+
+
 def faulty_engine(record: dict) -> str:
     """The engine whose fault ended the game: named in POLD.R records, the loser in two-player ones."""
     if faulty := record.get("faulty"):

@@ -187,6 +187,7 @@ class MatchTest(unittest.TestCase):
                          "--random-plies", "3", "--rotation", "random", "--seed", "11", "--max-plies", "120")
         records = run.read_records()
         self.check_records(records, done, 4, "advanced")
+        self.assertNotIn("repeats game", done.stderr)  # the random openings differ
         for record in records:
             self.assertEqual(len(record["opening_moves"]), 3)
             self.assertTrue(record["opening"].endswith(" 3"), record["opening"])  # ply 3 after the random plies
@@ -234,6 +235,18 @@ class MatchTest(unittest.TestCase):
                                       "Hash: 'lots' is not a whole number from 1 to 1024\n")
         self.assertNotIn("Game 1", done.stdout)
         self.assertFalse(os.path.exists(run.records))
+
+    def test_repeated_games_are_warned_of_once(self):
+        # at depth 1 from the one start position, pairs 0 and 1 are the same two games
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--games", "6", "--depth", "1", "--max-plies", "60")
+        records = {record["game"]: record for record in run.read_records()}
+        self.assertEqual(records[0]["moves"], records[2]["moves"])
+        warnings = re.findall(r"^arbiter: warning: game (\d) repeats game (\d) move for move .*$", done.stderr, re.M)
+        self.assertEqual(len(warnings), 1, done.stderr)
+        self.assertIn(warnings[0], [("3", "1"), ("4", "2"), ("5", "3"), ("6", "4")])  # in the order games end
+        self.assertIn("vary the openings with --random-plies N or an --openings file", done.stderr)
 
     def test_sprt_stops_early(self):
         # Against an engine that loses every game, every pair is WW; with elo1 = 200 the LLR
