@@ -133,7 +133,11 @@ three --engine, every order of the engines over p1 (Blue), p2 (Yellow), p3 (Red)
 engine profits from its seat. --games is then rounded up to a multiple of 6: games 6g to 6g+5
 play opening g. Under --tc each seat has its own clock (go p1time p2time p3time p1inc p2inc p3inc).
 
-Records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
+Every game record has "moves" and, in step with them, "move_info": per move its "time_ms" (from
+`go` to `bestmove`, as the arbiter measured it), and "score" ("cp 35" or "mate 3", from the
+mover's view, or null), "depth" and "nodes" from the engine's last info line with a score.
+
+POLD.R records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
 "group" (three players: the games sharing an opening), "seats" (engine names in seat order),
 "opening", "moves", "final" (the last position line), "result" p1win, p2win or p3win, "reason",
 "faulty" (the engine whose fault ended the game, or null) and "time_ms" per seat. POLD.R has no

@@ -62,6 +62,7 @@ class GameRunner:
         self.stop = stop
         self.clock = GameClock(settings.time_control, settings.margin_ms, self.rules.seat_keys)
         self.moves: list[str] = []
+        self.move_info: list[dict] = []  # per move: time_ms, and score, depth, nodes as the engine said
         self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
         self.seen: Counter[str] = Counter()
         # The current position; whose turn it is and the ply are read from the referee's position line each move.
@@ -142,8 +143,8 @@ class GameRunner:
         player = self.seats[colour]
         asked = time.monotonic()
         try:
-            move, elapsed = player.best_move(position_command(self.opening.fen, self.moves),
-                                             self.clock.go_command(), self.clock.limit_seconds(colour))
+            move, elapsed, report = player.best_move(position_command(self.opening.fen, self.moves),
+                                                     self.clock.go_command(), self.clock.limit_seconds(colour))
         except EngineFault as fault:
             self.used_ms[colour] += (time.monotonic() - asked) * 1000  # a forfeited move's time counts too
             return self._forfeit(colour, fault)
@@ -156,6 +157,7 @@ class GameRunner:
         if not self.referee.is_legal(move):
             return self._forfeit(colour, EngineFault("illegal move", f"{move} at ply {self.ply}"))
         self.moves.append(move)
+        self.move_info.append({"time_ms": round(elapsed_ms), **report})
         return None
 
     def _forfeit(self, seat: str, fault: EngineFault) -> Ending | None:
@@ -194,6 +196,7 @@ class GameRunner:
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
+            "move_info": self.move_info,
             "result": ending.result,
             "reason": ending.reason,
             "detail": ending.detail,
@@ -219,6 +222,7 @@ class GameRunner:
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
+            "move_info": self.move_info,
             "final": self.fen,
             "result": ending.result,
             "winner": self.seats[ending.result[:-len("win")]].spec.name,

@@ -137,7 +137,7 @@ def _game_data(replay: Replay, boards: dict[PodsBoard | PoldrBoard, str]) -> dic
         plies.append(entry)
     return {"number": replay.number, "game": replay.game, "board": boards[replay.board],
             "title": _game_title(replay), "outcome": _outcome(replay), "colours": list(replay.colours),
-            "openingPlies": replay.opening_plies, "moves": replay.moves, "plies": plies}
+            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies}
 
 
 def _game_title(replay: Replay) -> str:
@@ -421,7 +421,8 @@ SCRIPT = """
         cell("span", "number", String(Math.floor((skipped + moveIndex) / seats) + 1) + ".");
         for (let blank = 0; moveIndex === 0 && blank < column; blank++) cell("span", "blank", "");
       }
-      link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
+      const played = link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
+      if (game.notes[moveIndex]) played.title = game.notes[moveIndex];  // the engine's score, depth, nodes, time
     });
     state.listed = index;
   }

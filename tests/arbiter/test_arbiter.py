@@ -147,6 +147,7 @@ class MatchTest(unittest.TestCase):
             self.assertIn(record["result"], ("1-0", "0-1", "1/2-1/2"))
             self.assertNotIn(record["reason"], errors.ENGINE_FAULTS, record)
             self.assertEqual(set(record["time_ms"]), {"white", "black"})
+            self.check_move_info(record)
         by_pair: dict[int, list[dict]] = {}
         for record in records:
             by_pair.setdefault(record["pair"], []).append(record)
@@ -154,6 +155,18 @@ class MatchTest(unittest.TestCase):
             self.assertEqual(len({record["opening"] for record in pair}), 1)
             self.assertEqual({(record["white"], record["black"]) for record in pair}, {("one", "two"), ("two", "one")})
         self.replay(records, variant)
+
+    def check_move_info(self, record: dict) -> None:
+        """Per move, the time it took and what Podium's last info line said of it; the times add up."""
+        self.assertEqual(len(record["move_info"]), len(record["moves"]), record)
+        for ply, info in enumerate(record["move_info"]):
+            self.assertEqual(set(info), {"time_ms", "score", "depth", "nodes"})
+            self.assertRegex(info["score"], r"^(cp|mate) -?\d+$")
+            self.assertGreaterEqual(info["depth"], 1)
+            self.assertGreaterEqual(info["nodes"], 1)
+        first, second = ("white", "black") if record["opening"].split()[1] == "w" else ("black", "white")
+        for seat, moves in ((first, record["move_info"][0::2]), (second, record["move_info"][1::2])):
+            self.assertLessEqual(sum(info["time_ms"] for info in moves), record["time_ms"][seat] + len(moves))
 
     def replay(self, records: list[dict], variant) -> None:
         """Every move legal for an independent referee; the recorded end matches its verdict."""
