@@ -1,34 +1,35 @@
-"""The arbiter's command line: arguments, the settings of a match, checking that the engines start,
-and main(), which turns every error into one line and an exit status."""
+"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report),
+checking that the engines start, and main(), which turns every error into one line and an exit
+status. The settings of a match are made in settings.py."""
 
 from __future__ import annotations
 
 import argparse
-import datetime
 import math
 import os
-import random
-import shlex
 import signal
 import sys
 
-from .clock import LONGEST_MS, TimeControl, parse_tc
+from .clock import LONGEST_MS
 from .compliance import Compliance
-from .engines import EngineSpec, Player, Referee
+from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
+from .header import match_header
 from .match import Match, MatchSettings
 from .notation import poldr_shape
 from .openings import OpeningBook
-from .process import CHILDREN, Transcript
-from .protocol import Timeouts
+from .process import CHILDREN
 from .pictures import match_page
-from .records import RecordFile, load_records, record_index, resumed_records, text_lines
+from .records import RecordFile, load_records, record_index
 from .replay import replay_records
-from .rules import GAMES, VARIANTS, GameRules
-from .stats import Sprt, count_of
+from .rules import GAMES, VARIANTS
+from .settings import MATCH_DEFAULTS, open_transcript, parse_engine, parse_sprt, settings_from, split_command
+from .stats import count_of
 from .summary import match_summary
 
-NUMBER_WORDS = {2: "two", 3: "three"}
+SUBCOMMANDS = ("match", "compliance", "report")
+
+
 SUBCOMMANDS = ("match", "compliance", "report")
 
 
@@ -37,37 +38,6 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str):
         raise UsageError(message)
-
-
-def parse_engine(tokens: list[str], index: int) -> EngineSpec:
-    """`name=new cmd="./podium --flag" option.Hash=32 dir=/tmp` -> EngineSpec."""
-    fields: dict[str, str] = {}
-    options: dict[str, str] = {}
-    for token in tokens:
-        key, equals, value = token.partition("=")
-        if not equals:
-            raise UsageError(f"--engine: expected key=value, got {token!r}")
-        if key.startswith("option."):
-            options[key[len("option."):]] = value
-        elif key in ("name", "cmd", "dir"):
-            fields[key] = value
-        else:
-            raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=)")
-    if not fields.get("cmd"):
-        raise UsageError("--engine needs cmd=COMMAND")
-    argv = split_command(fields["cmd"], "--engine cmd=")
-    if not argv:
-        raise UsageError("--engine: empty cmd=")
-    name = fields.get("name") or f"{os.path.basename(argv[0])}#{index + 1}"
-    return EngineSpec(name, argv, options, fields.get("dir"))
-
-
-def split_command(text: str, what: str) -> list[str]:
-    """A command line into its words, as a shell would split it."""
-    try:
-        return shlex.split(text)
-    except ValueError as error:  # an unclosed quote, a lone backslash at the end
-        raise UsageError(f"{what}{text}: cannot split it into words ({str(error).lower()})") from None
 
 
 def seconds(text: str) -> float:
@@ -93,33 +63,10 @@ def margin_ms(text: str) -> int:
     return value
 
 
-def parse_key_values(tokens: list[str], allowed: dict[str, float], what: str) -> dict[str, float]:
-    values = dict(allowed)
-    for token in tokens:
-        key, equals, value = token.partition("=")
-        if not equals or key not in allowed:
-            raise UsageError(f"{what}: expected {' '.join(f'{k}=...' for k in allowed)}, got {token!r}")
-        try:
-            values[key] = float(value)
-        except ValueError:
-            raise UsageError(f"{what}: {key} must be a number, got {value!r}") from None
-    return values
-
-
-def parse_sprt(tokens: list[str] | None) -> Sprt | None:
-    if tokens is None:
-        return None
-    values = parse_key_values(tokens, {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}, "--sprt")
-    sprt = Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"])
-    if not (sprt.elo0 < sprt.elo1 and 0 < sprt.alpha < 1 and 0 < sprt.beta < 1 and sprt.alpha + sprt.beta < 1):
-        raise UsageError("--sprt: need elo0 < elo1 and alpha, beta in (0, 1) with alpha + beta < 1")
-    return sprt
-
-
 def common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE",
                         help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]")
-    parser.add_argument("--timemargin", type=margin_ms, default=100, metavar="MS",
+    parser.add_argument("--timemargin", type=margin_ms, metavar="MS",
                         help="grace beyond the clock or movetime before a time forfeit (default 100)")
     parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
 
@@ -158,6 +105,15 @@ Size, Bricks) is confirmed with isready: an engine that refuses one (`info strin
 match with the engine's words, before any game is played (exit 2), or when it is restarted later
 (exit 1), rather than let it play with settings that were not asked for.
 
+The records file starts with the match's settings, one JSON line {"type": "match", ...}: the
+engines (name, cmd, options, dir), the referee, the game and its settings, --games, the time
+control and --timemargin, --max-plies, --rotation, --random-plies, the seed, the lines of
+--openings, --shard, --sprt, --concurrency and the timeouts. `--resume FILE` alone continues the
+match with them. Arguments given with --resume may change how the match is run (--concurrency,
+--sprt, the timeouts, --log), not the match itself: an argument that contradicts the recorded
+settings is an error. A file without settings (from an older arbiter) resumes when all the
+arguments are given again. --records refuses a file that holds a match already.
+
 --variant, --rotation and --max-plies are Pods only; --size, --bricks, --players POLD.R only.
 """
 
@@ -169,15 +125,15 @@ def match_parser() -> ArgumentParser:
     common_arguments(parser)
     parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
                         "(default: the first engine's cmd)")
-    parser.add_argument("--game", choices=GAMES, default="pods", help="the game played (default pods)")
+    parser.add_argument("--game", choices=GAMES, help="the game played (default pods)")
     parser.add_argument("--variant", choices=VARIANTS, help="Pods: standard (default) or advanced")
     parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players, 2 (default) or 3, one --engine each")
     parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
     parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
-    parser.add_argument("--games", type=int, default=100, help="number of games (the games of a pair, or of a group "
-                        "of 6 with three players, share an opening)")
-    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
-    limits = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--games", type=int, help="number of games (default 100; the games of a pair, or of a "
+                        "group of 6 with three players, share an opening)")
+    parser.add_argument("--concurrency", type=int, help="games played at once (default 1)")
+    limits = parser.add_mutually_exclusive_group()
     limits.add_argument("--tc", metavar="S+INC", help="clock in seconds plus increment, e.g. 1+0.01")
     limits.add_argument("--movetime", type=int, metavar="MS")
     limits.add_argument("--depth", type=int)
@@ -185,18 +141,22 @@ def match_parser() -> ArgumentParser:
     parser.add_argument("--max-plies", type=int, help="Pods: adjudicate a draw at this ply (default 400, 0: never)")
     parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"],
                         help="Pods: board rotation of the start position (default 0; not used with --openings)")
-    parser.add_argument("--random-plies", type=int, default=0, help="random legal moves starting each opening")
+    parser.add_argument("--random-plies", type=int, help="random legal moves starting each opening (default 0)")
     parser.add_argument("--openings", metavar="FILE", help="position lines of the game, one per line, used in turn")
     parser.add_argument("--seed", type=int, help="seed for rotations and random plies (default: random, "
                         "or the one in the --resume file)")
-    parser.add_argument("--records", metavar="FILE", help="JSON lines, one per game (default: timestamped file)")
-    parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE")
+    parser.add_argument("--records", metavar="FILE", help="JSON lines: the match's settings, then one line per game "
+                        "(default: a timestamped file; a file that holds a match already is refused)")
+    parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE, with the settings "
+                        "recorded there: no other argument is needed (see below)")
+    parser.add_argument("--shard", metavar="K/N", help="play only the openings g (numbered from 0) with "
+                        "g mod N = K - 1, the K-th of N slices of the match")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
                         help="elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when the test decides")
-    parser.add_argument("--startup-timeout", type=seconds, default=10.0, metavar="S", help="ugi -> ugiok")
-    parser.add_argument("--ready-timeout", type=seconds, default=10.0, metavar="S", help="isready / query answers")
-    parser.add_argument("--stall-timeout", type=seconds, default=60.0, metavar="S",
-                        help="bestmove under --depth or --nodes")
+    parser.add_argument("--startup-timeout", type=seconds, metavar="S", help="ugi -> ugiok (default 10)")
+    parser.add_argument("--ready-timeout", type=seconds, metavar="S", help="isready / query answers (default 10)")
+    parser.add_argument("--stall-timeout", type=seconds, metavar="S",
+                        help="bestmove under --depth or --nodes (default 60)")
     return parser
 
 
@@ -204,6 +164,7 @@ def compliance_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="arbiter.py compliance", description="Protocol self-test of one engine.")
     common_arguments(parser)
     parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S", help="longest wait for any answer")
+    parser.set_defaults(engine=[], timemargin=MATCH_DEFAULTS["timemargin"])
     return parser
 
 
@@ -220,153 +181,10 @@ def report_parser() -> ArgumentParser:
     return parser
 
 
-def time_control_from(args: argparse.Namespace) -> TimeControl:
-    if args.tc is not None:
-        return parse_tc(args.tc)
-    for kind in ("movetime", "depth", "nodes"):
-        value = getattr(args, kind)
-        if value is not None:
-            if value <= 0:
-                raise UsageError(f"--{kind} must be positive")
-            if kind == "movetime" and value > LONGEST_MS:
-                raise UsageError(f"--movetime may be at most {LONGEST_MS} ms")
-            return TimeControl(kind, value=value)
-    raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
-
-
-def rules_from(args: argparse.Namespace) -> GameRules:
-    """The game and its settings; options of the other game are a usage error."""
-    def given(*names: str) -> list[str]:
-        return [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is not None]
-
-    if args.game == "pods":
-        if wrong := given("players", "size", "bricks"):
-            raise UsageError(f"{', '.join(wrong)}: for POLD.R only, but the game is Pods (add --game poldr)")
-        return GameRules("pods", variant=args.variant or "standard")
-    if wrong := given("variant", "rotation", "max_plies"):
-        raise UsageError(f"{', '.join(wrong)}: for Pods only, not POLD.R (POLD.R has no rotations, "
-                         f"and its games always end, without draws)")
-    players = 2 if args.players is None else args.players
-    size = 5 if args.size is None else args.size
-    bricks = 16 if args.bricks is None else args.bricks
-    if players not in (2, 3):
-        raise UsageError(f"--players {players}: POLD.R is played by 2 or 3 players")
-    if not 4 <= size <= 9:
-        raise UsageError(f"--size {size}: POLD.R boards are 4 to 9 cells wide")
-    if not 1 <= bricks <= 40:
-        raise UsageError(f"--bricks {bricks}: POLD.R reserves hold 1 to 40 bricks")
-    return GameRules("poldr", players=players, size=size, bricks=bricks)
-
-
-def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
-    try:
-        lines = [line.strip() for _, line in text_lines(path)]
-    except OSError as error:
-        raise UsageError(f"--openings {path}: {error.strerror}") from None
-    lines = [line for line in lines if line and not line.startswith("#")]
-    if not lines:
-        raise UsageError(f"--openings {path}: no position lines")
-    for number, line in enumerate(lines, 1):
-        if not rules.position_re.match(line):
-            kind = "POLD.R position line" if rules.poldr else "position line"
-            raise UsageError(f"--openings {path}: line {number} is not a {kind}: {line!r}")
-        if rules.poldr and poldr_shape(line) != (rules.size, rules.players):
-            size, players = poldr_shape(line)
-            raise UsageError(f"--openings {path}: line {number} has size {size} and {players} players, "
-                             f"but the match has size {rules.size} and {rules.players} players: {line!r}")
-    return lines
-
-
-def engines_from(args: argparse.Namespace, rules: GameRules) -> list[EngineSpec]:
-    """One --engine per seat, each with its own name."""
-    seats = len(rules.seat_keys)
-    if len(args.engine) != seats:
-        match = "a match" if seats == 2 else f"a {seats}-player match (--players {seats})"
-        raise UsageError(f"{match} needs exactly {NUMBER_WORDS[seats]} --engine, got {len(args.engine)}")
-    engines = [parse_engine(tokens, index) for index, tokens in enumerate(args.engine)]
-    names = [engine.name for engine in engines]
-    if repeated := sorted({name for name in names if names.count(name) > 1}):
-        raise UsageError(f"several engines are named {', '.join(map(repr, repeated))}: give them different name=")
-    return engines
-
-
-def whole_groups(games: int, rules: GameRules) -> int:
-    """Three players: the number of games rounded up to whole groups of six, so that every opening
-    is played in all six seatings. Two players keep their count (a last, odd game plays one seating)."""
-    if len(rules.seat_keys) == 2:
-        return games
-    group = len(rules.seatings)
-    return -(-games // group) * group
-
-
-def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
-    rules = rules_from(args)
-    engines = engines_from(args, rules)
-    max_plies = 400 if args.max_plies is None else args.max_plies
-    if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or max_plies < 0:
-        raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
-    if args.sprt is not None and len(rules.seat_keys) != 2:
-        raise UsageError("--sprt: the SPRT compares two engines; it is not available with three players")
-    games = whole_groups(args.games, rules)
-    if games != args.games:
-        print(f"arbiter: --games {args.games} rounded up to {games}, whole groups of "
-              f"{len(rules.seatings)} seatings", file=sys.stderr)
-    recorded = []
-    if args.resume:
-        try:
-            recorded = resumed_records(args.resume, [engine.name for engine in engines], games, rules)
-        except OSError as error:
-            raise UsageError(f"--resume {args.resume}: {error.strerror}") from None
-    seed = args.seed
-    if seed is None:
-        seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
-    records_path = args.resume or args.records or datetime.datetime.now().strftime("arbiter-%Y%m%d-%H%M%S.jsonl")
-    check_writable(records_path, "--resume" if args.resume else "--records")
-    settings = MatchSettings(
-        engines=engines,
-        referee_argv=split_command(args.referee, "--referee ") if args.referee else engines[0].argv,
-        variant=None if rules.poldr else rules.variant,
-        games=games,
-        concurrency=args.concurrency,
-        time_control=time_control_from(args),
-        margin_ms=args.timemargin,
-        max_plies=0 if rules.poldr else max_plies,
-        rotation=None if rules.poldr else args.rotation or "0",
-        random_plies=args.random_plies,
-        seed=seed,
-        opening_lines=read_opening_lines(args.openings, rules) if args.openings else None,
-        records_path=records_path,
-        sprt=parse_sprt(args.sprt),
-        timeouts=Timeouts(args.startup_timeout, args.ready_timeout, args.stall_timeout),
-        transcript=open_transcript(args.log),
-        rules=rules,
-    )
-    return settings, recorded
-
-
-def check_writable(path: str, flag: str) -> None:
-    """A file that can be opened for appending: not a directory, in a directory that exists."""
-    if os.path.isdir(path):
-        raise UsageError(f"{flag} {path}: is a directory")
-    directory = os.path.dirname(path) or "."
-    if not os.path.isdir(directory):
-        raise UsageError(f"{flag} {path}: no such directory {directory}")
-
-
-def open_transcript(path: str | None) -> Transcript:
-    """The --log file, opened at once so that a bad path is a usage error before any engine starts."""
-    if path is None:
-        return Transcript(None)
-    check_writable(path, "--log")
-    try:
-        return Transcript(path)
-    except OSError as error:
-        raise UsageError(f"--log {path}: {error.strerror}") from None
-
-
 def open_records(settings: MatchSettings) -> RecordFile:
+    """The records file, its first line the match's settings when it is new."""
     try:
-        return RecordFile(settings.records_path)
+        return RecordFile(settings.records_path, match_header(settings))
     except OSError as error:
         raise UsageError(f"{settings.records_path}: {error.strerror}") from None
 
@@ -426,7 +244,10 @@ def run_match(argv: list[str]) -> int:
 
 def play_match(match: Match, recorded: int) -> None:
     settings = match.settings
-    print(f"Match {' vs '.join(match.names)}: {count_of(match.planned, 'game')} ({recorded} already recorded), "
+    planned = count_of(match.planned, "game")
+    if settings.shard:
+        planned += f" of {settings.games}, shard {settings.shard[0]}/{settings.shard[1]}"
+    print(f"Match {' vs '.join(match.names)}: {planned} ({recorded} already recorded), "
           f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:

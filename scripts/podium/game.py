@@ -30,12 +30,24 @@ class GameSpec:
     seating: tuple[int, ...]  # index into the engine list of the engine in each seat, in turn order
 
 
-def game_specs(games: int, rules: GameRules) -> list[GameSpec]:
+def game_specs(games: int, rules: GameRules, shard: tuple[int, int] | None = None) -> list[GameSpec]:
     """Game k of each group of len(seatings) games shares the group's opening and has seating k:
     with two players games 2p and 2p+1 share opening p with colours swapped, the first engine
-    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings."""
+    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings.
+
+    shard (K, N): only the groups g with g % N == K - 1, the K-th of N disjoint slices of the match
+    that never split a group, so that N runs on N machines play the match between them."""
     seatings = rules.seatings
-    return [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
+    specs = [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
+    if shard is None:
+        return specs
+    number, count = shard
+    return [spec for spec in specs if spec.group % count == number - 1]
+
+
+def group_count(games: int, rules: GameRules) -> int:
+    """The number of groups of games (openings) of a match: the most shards it can be cut into."""
+    return -(-games // len(rules.seatings))
 
 
 @dataclass

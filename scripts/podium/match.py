@@ -45,6 +45,7 @@ class MatchSettings:
     timeouts: Timeouts
     transcript: Transcript
     rules: GameRules = field(default_factory=GameRules)
+    shard: tuple[int, int] | None = None  # (K, N): this run plays the K-th of N slices of the match
 
 
 class Worker(threading.Thread):
@@ -107,8 +108,9 @@ class Match:
             self.tally.add(record)
             self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
         done = {record_index(record) for record in recorded}
-        self.todo = [spec for spec in game_specs(settings.games, settings.rules) if spec.index not in done]
-        self.planned = settings.games  # the games this run is to have played when it ends
+        planned = game_specs(settings.games, settings.rules, settings.shard)
+        self.planned = len(planned)  # the games this run is to have played when it ends
+        self.todo = [spec for spec in planned if spec.index not in done]
         self.pending: queue.Queue[GameSpec] = queue.Queue()
         for spec in self.todo:
             self.pending.put(spec)
@@ -197,12 +199,13 @@ class Match:
         return match_report(self.settings, self.tally)
 
 
-def match_report(settings: MatchSettings, tally: Tally, records_path: str | None = None) -> str:
+def match_report(settings: MatchSettings, tally: Tally) -> str:
     """The results of a match (or of the games played so far): the same for one run and for
     shards merged (arbiter.py merge)."""
     names = [spec.name for spec in settings.engines]
+    shard = f", shard {settings.shard[0]}/{settings.shard[1]}" if settings.shard else ""
     lines = [f"Results of {' vs '.join(names)} ({settings.rules.describe()}, "
-             f"{settings.time_control.describe()}, {count_of(tally.games, 'game')}):"]
+             f"{settings.time_control.describe()}, {count_of(tally.games, 'game')}{shard}):"]
     if settings.rules.poldr:
         lines += _poldr_win_lines(settings, names, tally)
     else:
@@ -213,7 +216,7 @@ def match_report(settings: MatchSettings, tally: Tally, records_path: str | None
         lines += _two_player_lines(settings, tally)
     for (engine, reason), count in sorted(tally.faults.items()):
         lines.append(f"Faults: {engine} lost {count} by {reason}")
-    lines.append(f"Records: {records_path or settings.records_path}")
+    lines.append(f"Records: {settings.records_path}")
     return "\n".join(lines)
 
 

@@ -1,6 +1,6 @@
-"""Game records: one JSON line per finished game, written at once so a match can be resumed; reading
-them back, checking that a resumed match is the same match, and what a record says (who played,
-who won, whose fault)."""
+"""Game records: after the match's settings (header.py), one JSON line per finished game, written
+at once so a match can be resumed; reading them back, checking that a resumed match is the same
+match, and what a record says (who played, who won, whose fault)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 from typing import Callable, Iterator, Sequence
 
 from .errors import UsageError
+from .header import header_problem
 from .notation import POLDR_POSITION_RE
 from .rules import GameRules, as_rules
 
@@ -54,18 +55,23 @@ def faulty_engine(record: dict) -> str:
 
 
 class RecordFile:
-    """One JSON line per finished game, flushed to disk at once so an interruption loses nothing."""
+    """The match's settings first (header.py), then one JSON line per finished game, each flushed to
+    disk at once so an interruption loses nothing."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, header: dict | None = None):
+        """header: written first when the file is new or empty (a resumed file keeps its own)."""
         self.path = path
-        ends_cleanly = True
+        ends_cleanly, empty = True, True
         if os.path.exists(path) and os.path.getsize(path) > 0:
+            empty = False
             with open(path, "rb") as existing:
                 existing.seek(-1, os.SEEK_END)
                 ends_cleanly = existing.read(1) == b"\n"
         self._file = open(path, "a", encoding="utf-8")
         if not ends_cleanly:
             self._file.write("\n")  # a line cut short by a crash stays alone on its line
+        if empty and header is not None:
+            self.write(header)
 
     def write(self, record: dict) -> None:
         self._file.write(json.dumps(record) + "\n")
@@ -161,13 +167,26 @@ def is_match_header(line: dict) -> bool:
 def load_records(path: str) -> list[dict]:
     """The complete game records of a file; half-written or foreign lines and the match's settings
     are skipped. A record with a field of the wrong type is a UsageError naming file and line."""
-    records = []
+    return read_match(path)[1]
+
+
+def read_match(path: str) -> tuple[dict | None, list[dict]]:
+    """The match's settings (the first line; None in files written before there were any) and its
+    complete game records. Half-written or foreign lines are skipped; settings or a record with a
+    field of the wrong type are a UsageError naming file and line."""
+    header, records = None, []
     for number, line in text_lines(path):
         try:
             record = json.loads(line)
         except json.JSONDecodeError:
             continue
-        if not isinstance(record, dict) or is_match_header(record):
+        if not isinstance(record, dict):
+            continue
+        if is_match_header(record):
+            if number == 1:
+                if problem := header_problem(record):
+                    raise UsageError(f"{path}: line 1: the match's settings cannot be read: {problem}")
+                header = record
             continue
         if is_poldr_record(record):
             needed = {"index", "seats", "result", "reason"}
@@ -177,20 +196,20 @@ def load_records(path: str) -> list[dict]:
             if problem := record_problem(record):
                 raise UsageError(f"{path}: line {number}: a game record whose {problem}")
             records.append(record)
-    return records
+    return header, records
 
 
-def resumed_records(path: str, names: Sequence[str], games: int, game: GameRules | str) -> list[dict]:
-    """The records of an earlier run of this match, one per game index below games. A record of
-    another match (other engines, another game or other settings) is a usage error."""
-    if not os.path.exists(path):
-        raise UsageError(f"--resume {path}: no such file")
+def resumed_records(records: list[dict], path: str, names: Sequence[str], indices: set[int],
+                    game: GameRules | str) -> list[dict]:
+    """The records of an earlier run of this match, one per game index among indices (the match's,
+    or its shard's). A record of another match (other engines, another game or other settings) is a
+    usage error."""
     rules = as_rules(game)
     same_match = _check_poldr_record if rules.poldr else _check_pods_record
     by_game: dict[int, dict] = {}
-    for record in load_records(path):
+    for record in records:
         same_match(record, path, set(names), rules)
-        if record_index(record) < games:
+        if record_index(record) in indices:
             by_game.setdefault(record_index(record), record)
     return [by_game[index] for index in sorted(by_game)]
 

@@ -52,6 +52,15 @@ class ArbiterRun:
         return done
 
     def read_records(self) -> list[dict]:
+        """The games of the records file, every line after its first, the match's settings."""
+        return self.read_lines()[1:]
+
+    def read_header(self) -> dict:
+        header = self.read_lines()[0]
+        self.test.assertEqual(header["type"], "match")
+        return header
+
+    def read_lines(self) -> list[dict]:
         with open(self.records, encoding="utf-8") as handle:
             return [json.loads(line) for line in handle]
 
@@ -362,9 +371,9 @@ class ResumeTest(unittest.TestCase):
         run.match(*engines, *options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_two = handle.readlines()[:2]
+            kept = handle.readlines()[1:3]  # two games, no settings: a file of an older arbiter
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_two)
+            handle.writelines(kept)
             handle.write('{"game": 2, "pa')  # a line cut short by the interruption
         done = run.match(*engines, *options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
@@ -376,6 +385,45 @@ class ResumeTest(unittest.TestCase):
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["game"]])
 
+
+    def test_resume_alone_goes_on_with_the_settings_recorded(self):
+        run = ArbiterRun(self)
+        run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
+                  "--games", "4", "--depth", "1", "--random-plies", "2", "--variant", "advanced", "--max-plies", "120",
+                  "--seed", "5", "--concurrency", "2", "--timemargin", "150")
+        header, full = run.read_header(), run.read_records()
+        self.assertEqual([(engine["name"], engine["cmd"], engine["options"]) for engine in header["engines"]],
+                         [("one", [PODIUM], {}), ("two", [PODIUM], {"Hash": "8"})])
+        self.assertEqual((header["game"], header["variant"], header["games"], header["random_plies"], header["seed"],
+                          header["max_plies"], header["timemargin_ms"], header["concurrency"], header["shard"]),
+                         ("pods", "advanced", 4, 2, 5, 120, 150, 2, None))
+        self.assertEqual(header["time_control"], {"kind": "depth", "base_ms": 0, "inc_ms": 0, "value": 1})
+        with open(run.records, encoding="utf-8") as handle:
+            kept = handle.readlines()[:3]  # the settings and two games
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(kept)
+        done = run.match("--resume", run.records, records=False)
+        self.assertIn("Match one vs two: 4 games (2 already recorded), advanced, depth 1, seed 5", done.stdout)
+        resumed = run.read_records()
+        self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
+        openings = {record["game"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["game"]])
+        self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
+        contradiction = run.run("--resume", run.records, "--games", "6")
+        self.assertEqual(contradiction.returncode, 2, contradiction.stderr)
+        self.assertEqual(contradiction.stderr, f"arbiter: error: --resume {run.records}: --games gives 6, but the "
+                                               f"match recorded there has 4; leave it out to go on with the recorded "
+                                               f"settings\n")
+        how_run = run.match("--resume", run.records, "--concurrency", "1", "--stall-timeout", "30", records=False)
+        self.assertIn("(4 already recorded)", how_run.stdout)  # how it is run may change, not what it is
+        taken = run.run("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                        "--depth", "1", "--records", run.records)
+        self.assertEqual(taken.returncode, 2, taken.stderr)
+        self.assertIn(f"--records {run.records} holds a match already: continue it with --resume", taken.stderr)
+        page = run.run("report", run.records, "-o", os.path.join(run.dir.name, "match.html"), "--engine", PODIUM)
+        self.assertEqual(page.returncode, 0, page.stderr)
+        self.assertIn("4 games", page.stdout)
 
 POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
 NATURAL_ENDINGS = ("last brick", "most bricks")
@@ -506,9 +554,9 @@ class PoldrTest(PoldrRecordChecks):
         run.match(*options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_two = handle.readlines()[:2]
+            kept = handle.readlines()[:3]  # the settings and two games
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_two)
+            handle.writelines(kept)
             handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
@@ -521,9 +569,9 @@ class PoldrTest(PoldrRecordChecks):
         other_size = run.run(*options, "--size", "5", "--resume", run.records)  # --size given twice: the last wins
         self.assertEqual(other_size.returncode, 2, other_size.stderr)
         self.assertIn("size", other_size.stderr)
-        as_pods = run.run(*self.engines, "--games", "4", "--depth", "1", "--resume", run.records)
+        as_pods = run.run(*self.engines, "--game", "pods", "--games", "4", "--depth", "1", "--resume", run.records)
         self.assertEqual(as_pods.returncode, 2, as_pods.stderr)
-        self.assertIn("was a POLD.R game", as_pods.stderr)
+        self.assertIn("--game gives pods, but the match recorded there has poldr", as_pods.stderr)
 
 
 @NEEDS_PODIUM
@@ -572,9 +620,9 @@ class ThreePlayerTest(PoldrRecordChecks):
         run.match(*options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_three = handle.readlines()[:3]
+            kept = handle.readlines()[:4]  # the settings and three games
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_three)
+            handle.writelines(kept)
             handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(3 already recorded)", done.stdout)
@@ -584,9 +632,12 @@ class ThreePlayerTest(PoldrRecordChecks):
         openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["index"]])
-        as_two_players = run.run(*POLDR, *self.engines[:6], "--games", "6", "--depth", "1", "--resume", run.records)
+        as_two_players = run.run(*POLDR, "--players", "2", *self.engines[:6], "--games", "6", "--depth", "1",
+                                 "--resume", run.records)
         self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
-        self.assertIn("had players, size, bricks (3, 4, 8), not (2, 4, 8)", as_two_players.stderr)
+        self.assertRegex(as_two_players.stderr, r"--engine gives one \(.*\), two \(.*\), but the match recorded "
+                                                r"there has one \(.*\), two \(.*, Hash=8\), three \(.*\); "
+                                                r"--players gives 2, but the match recorded there has 3; leave them out")
 
 
 @NEEDS_PODIUM
@@ -703,7 +754,9 @@ class InterruptTest(unittest.TestCase):
             process.send_signal(signum)
             _, stderr = process.communicate(timeout=20)
             self.assertEqual(process.returncode, 128 + signum, stderr)
-            self.assertEqual(stderr, f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n")
+            self.assertNotIn("Error", stderr)
+            self.assertTrue(stderr.endswith(f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n"),
+                            stderr)
             with open(log, encoding="utf-8") as handle:
                 self.assertIn("uginewgame", handle.read())
 

@@ -10,7 +10,7 @@ import unittest
 
 import support  # noqa: F401  (puts the checkout's scripts/ on sys.path)
 
-from podium import cli, game, notation, records, stats
+from podium import game, notation, records, settings, stats
 from podium.clock import GameClock, TimeControl, parse_tc
 from podium.errors import UsageError
 from podium.rules import GameRules
@@ -171,8 +171,8 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(specs[7].seating, (0, 2, 1))
         two = game.game_specs(3, GameRules("poldr"))  # as ever: pairs with colours swapped
         self.assertEqual([(spec.group, spec.seating) for spec in two], [(0, (0, 1)), (0, (1, 0)), (1, (0, 1))])
-        self.assertEqual(cli.whole_groups(7, three), 12)
-        self.assertEqual(cli.whole_groups(7, GameRules("poldr")), 7)
+        self.assertEqual(settings.whole_groups(7, three), 12)
+        self.assertEqual(settings.whole_groups(7, GameRules("poldr")), 7)
 
     def test_three_player_clock(self):
         clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,
