@@ -39,12 +39,17 @@ class Player(EngineDriver):
         self.configure()
 
     def configure(self) -> None:
-        """Sets the game's options and the engine's own (option.NAME=), each confirmed by isready:
-        an option refused (`info string error`) raises OptionRefused with the engine's words."""
-        for name, value in [*self.rules.engine_options(), *self.spec.options.items()]:
-            command = self.set_option(name, value)
+        """Sets the game's options and the engine's own (option.NAME=), confirmed by isready: an
+        option refused (`info string error`) raises OptionRefused with the engine's words."""
+        commands = [self.set_option(name, value) for name, value in [*self.rules.engine_options(),
+                                                                      *self.spec.options.items()]]
+        if not (first_refusals := info_messages(self.sync(), "error")):
+            return
+        for command in commands:  # which was refused: each again, on its own (setting an option twice is harmless)
+            self.send(command)
             if refusals := info_messages(self.sync(), "error"):
                 raise OptionRefused(self.spec.name, refusals[0], command)
+        raise OptionRefused(self.spec.name, first_refusals[0], "; ".join(commands))
 
     def undeclared_options(self) -> list[str]:
         return [name for name in self.spec.options if name.lower() not in self.options]
