@@ -1,4 +1,4 @@
-"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report),
+"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report, merge),
 checking that the engines start, and main(), which turns every error into one line and an exit
 status. The settings of a match are made in settings.py."""
 
@@ -15,7 +15,8 @@ from .compliance import Compliance
 from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
 from .header import match_header
-from .match import Match, MatchSettings
+from .match import Match, MatchSettings, match_report
+from .merge import join_shards
 from .notation import poldr_shape
 from .openings import OpeningBook
 from .process import CHILDREN
@@ -23,14 +24,15 @@ from .pictures import match_page
 from .records import RecordFile, load_records, record_index
 from .replay import replay_records
 from .rules import GAMES, VARIANTS
-from .settings import MATCH_DEFAULTS, open_transcript, parse_engine, parse_sprt, settings_from, split_command
-from .stats import count_of
+from .settings import (MATCH_DEFAULTS, build_settings, check_writable, fill_from_header, open_transcript, parse_engine,
+                       parse_sprt, settings_from, split_command)
+from .stats import Tally, count_of
 from .summary import match_summary
 
-SUBCOMMANDS = ("match", "compliance", "report")
+SUBCOMMANDS = ("match", "compliance", "report", "merge")
 
 
-SUBCOMMANDS = ("match", "compliance", "report")
+SUBCOMMANDS = ("match", "compliance", "report", "merge")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -93,6 +95,14 @@ mean reserve in the final positions, then each seat's wins and win share. Elo, L
 pentanomial and --sprt compare two engines over opening pairs as for Pods (a pair is LL, WL or WW);
 three-player matches have none of them.
 
+--shard K/N plays only the openings g (numbered from 0) with g mod N = K - 1, every game of each
+(both colours, or all six seatings), with the seed and openings of the whole match: N runs with the
+same arguments and K = 1 to N, on as many machines, play the match between them, each into its
+own records, whose settings carry the shard. `arbiter.py merge FILE...` checks that the files are
+the shards of one match, each game in one only, and prints the match's report as one run would
+have; shards or games not there yet are named, with exit status 1. A shard takes no --sprt (it
+cannot stop the others): give it to merge.
+
 A fault (illegal move, crash, stall, time forfeit, protocol error) loses the game for the engine
 that made it. With three players the winner is then the other seat standing best by the rules
 (most bricks in reserve, then the tie-break), as the referee ranks it: the arbiter sends it the
@@ -149,8 +159,8 @@ def match_parser() -> ArgumentParser:
                         "(default: a timestamped file; a file that holds a match already is refused)")
     parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE, with the settings "
                         "recorded there: no other argument is needed (see below)")
-    parser.add_argument("--shard", metavar="K/N", help="play only the openings g (numbered from 0) with "
-                        "g mod N = K - 1, the K-th of N slices of the match")
+    parser.add_argument("--shard", metavar="K/N", help="play only the K-th of N slices of the match's openings "
+                        "(see below); `arbiter.py merge` joins the shards' records")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
                         help="elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when the test decides")
     parser.add_argument("--startup-timeout", type=seconds, metavar="S", help="ugi -> ugiok (default 10)")
@@ -179,6 +189,26 @@ def report_parser() -> ArgumentParser:
                         help="the SPRT shown (default elo0=0 elo1=5 alpha=0.05 beta=0.05)")
     parser.add_argument("--title", help="the page's title")
     return parser
+
+
+def merge_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py merge", description="Join the records of a match's shards (--shard K/N, "
+                            "played apart) and print the match's report as one run would have: the files must be "
+                            "shards of one match, with no game twice; shards or games missing are named, and the "
+                            "exit status is then 1.")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the shards' records")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the joined records to FILE: one file of the "
+                        "whole match, for `arbiter.py report` and --resume")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
+                        help="elo0=0 elo1=5 alpha=0.05 beta=0.05: the SPRT's state over all the shards' games")
+    return parser
+
+
+def header_settings(header: dict, records_path: str) -> MatchSettings:
+    """The settings of the match a header describes (merge reads them from the shards' records)."""
+    args = match_parser().parse_args([])
+    fill_from_header(args, header)
+    return build_settings(args, records_path, header["openings"])
 
 
 def open_records(settings: MatchSettings) -> RecordFile:
@@ -294,6 +324,33 @@ def run_report(argv: list[str]) -> int:
     return 0
 
 
+def run_merge(argv: list[str]) -> int:
+    """The shards' records joined (merge.py), reported by the match's own report (match.py)."""
+    args = merge_parser().parse_args(argv)
+    joined = join_shards(args.files)
+    settings = header_settings(joined.header, args.output or ", ".join(args.files))
+    if args.sprt is not None:
+        settings.sprt = parse_sprt(args.sprt)
+    tally = Tally(settings.engines[0].name)
+    for record in joined.records:
+        tally.add(record)
+    if args.output:
+        check_writable(args.output, "--output")
+        if os.path.exists(args.output) and os.path.getsize(args.output) > 0:
+            raise UsageError(f"--output {args.output} holds records already: choose another file")
+        records = open_records(settings)
+        try:
+            for record in joined.records:
+                records.write(record)
+        finally:
+            records.close()
+    print(match_report(settings, tally), flush=True)
+    if joined.missing:
+        print(f"arbiter: merge: not the whole match yet: missing {'; '.join(joined.missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def raise_interrupted(signum: int, _frame) -> None:
     """The first SIGINT or SIGTERM ends the program; later ones would only break its shutdown
     (workers first, then the records and the log), which is short: every engine is killed."""
@@ -313,6 +370,8 @@ def main(argv: list[str]) -> int:
             return run_compliance(argv[1:])
         if argv[:1] == ["report"]:
             return run_report(argv[1:])
+        if argv[:1] == ["merge"]:
+            return run_merge(argv[1:])
         return run_match(argv[1:] if argv[:1] == ["match"] else argv)
     except UsageError as error:
         print(f"arbiter: error: {error}", file=sys.stderr)

@@ -24,7 +24,7 @@ from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, SCRIPTS, fake, 
 from podium import errors, notation
 from podium.engines import Referee
 from podium.protocol import Timeouts
-from podium.records import load_records, points_for
+from podium.records import load_records, points_for, read_match
 from podium.rules import GameRules
 
 
@@ -637,8 +637,83 @@ class ThreePlayerTest(PoldrRecordChecks):
         self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
         self.assertRegex(as_two_players.stderr, r"--engine gives one \(.*\), two \(.*\), but the match recorded "
                                                 r"there has one \(.*\), two \(.*, Hash=8\), three \(.*\); "
-                                                r"--players gives 2, but the match recorded there has 3; leave them out")
+                                                r"--players gives 2, but the match recorded there has 3; "
+                                                r"leave them out")
 
+
+@NEEDS_PODIUM
+class ShardTest(unittest.TestCase):
+    """A match played in shards and merged is the match played at once: the same games, the same report."""
+
+    # the games' fields that do not depend on when or where they were played
+    SAME = ("game", "index", "pair", "group", "white", "black", "seats", "opening", "opening_moves", "moves",
+            "result", "reason", "final")
+
+    def play_in_shards(self, arguments: list[str], shards: int) -> tuple[ArbiterRun, list[str], str]:
+        """The match at once, then in shards: the run, the shards' records files and the one run's report."""
+        run = ArbiterRun(self)
+        whole = run.match(*arguments)
+        files = []
+        for number in range(1, shards + 1):
+            files.append(os.path.join(run.dir.name, f"shard{number}.jsonl"))
+            done = run.run(*arguments, "--shard", f"{number}/{shards}", "--records", files[-1])
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn(f"shard {number}/{shards}", done.stdout)
+        return run, files, whole.stdout[whole.stdout.index("Results of"):]
+
+    def check_merged(self, run: ArbiterRun, files: list[str], report: str) -> None:
+        merged = os.path.join(run.dir.name, "merged.jsonl")
+        done = run.run("merge", *files, "-o", merged)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.replace(merged, run.records), report)
+        def same(record: dict) -> dict:
+            return {key: record[key] for key in self.SAME if key in record}
+        one_run = sorted(run.read_records(), key=lambda record: record.get("index", record["game"]))
+        _, joined = read_match(merged)
+        self.assertEqual([same(record) for record in joined], [same(record) for record in one_run])
+        with open(merged, encoding="utf-8") as handle:
+            header = json.loads(handle.readline())
+        self.assertEqual({**header, "started": None}, {**run.read_header(), "started": None})
+
+    def test_two_player_shards_merge_into_the_match(self):
+        arguments = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
+                     "--games", "8", "--depth", "1", "--random-plies", "2", "--seed", "9", "--max-plies", "60"]
+        run, files, report = self.play_in_shards(arguments, 3)  # pairs 0 and 3, pair 1, pair 2
+        self.assertEqual([sorted(record["game"] for record in load_records(path)) for path in files],
+                         [[0, 1, 6, 7], [2, 3], [4, 5]])
+        self.assertRegex(report, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
+        self.check_merged(run, files, report)
+        partial = run.run("merge", files[0], files[2])
+        self.assertEqual(partial.returncode, 1, partial.stderr)
+        self.assertIn("Results of one vs two (standard, depth 1, 6 games):", partial.stdout)
+        self.assertEqual(partial.stderr, "arbiter: merge: not the whole match yet: missing shard 2/3\n")
+        twice = run.run("merge", files[0], files[0])
+        self.assertEqual((twice.returncode, twice.stderr),
+                         (2, f"arbiter: error: {files[0]} and {files[0]} are both shard 1/3\n"))
+        other = os.path.join(run.dir.name, "other.jsonl")
+        with open(files[1], encoding="utf-8") as shard, open(other, "w", encoding="utf-8") as handle:
+            lines = shard.readlines()
+            handle.writelines([json.dumps({**json.loads(lines[0]), "seed": 10}) + "\n", *lines[1:]])
+        foreign = run.run("merge", files[0], other)
+        self.assertEqual((foreign.returncode, foreign.stderr),
+                         (2, f"arbiter: error: {other} is not a shard of the match of {files[0]}: --seed is 10 there, "
+                             f"9 here\n"))
+        whole_and_shard = run.run("merge", run.records, files[0])
+        self.assertIn("is shard 1/3, but", whole_and_shard.stderr)
+        too_many = run.run(*arguments, "--shard", "5/5")
+        self.assertEqual((too_many.returncode, too_many.stderr),
+                         (2, "arbiter: error: --shard 5/5: the match has 4 openings (groups of games that share "
+                             "one), so at most that many shards\n"))
+
+    def test_three_player_shards_merge_into_the_match(self):
+        arguments = [*POLDR, "--players", "3", "--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two",
+                     f"cmd={PODIUM}", "--engine", "name=three", f"cmd={PODIUM}", "option.MultiplayerSearch=maxn",
+                     "--games", "12", "--depth", "1", "--random-plies", "2", "--seed", "4"]
+        run, files, report = self.play_in_shards(arguments, 2)
+        self.assertEqual([sorted(record["index"] for record in load_records(path)) for path in files],
+                         [list(range(6)), list(range(6, 12))])  # a group's six seatings stay together
+        self.assertIn("one: 12 games, won", report)
+        self.check_merged(run, files, report)
 
 @NEEDS_PODIUM
 class RandomMoverTest(PoldrRecordChecks):
@@ -755,8 +830,8 @@ class InterruptTest(unittest.TestCase):
             _, stderr = process.communicate(timeout=20)
             self.assertEqual(process.returncode, 128 + signum, stderr)
             self.assertNotIn("Error", stderr)
-            self.assertTrue(stderr.endswith(f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n"),
-                            stderr)
+            interrupted = f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n"
+            self.assertTrue(stderr.endswith(interrupted), stderr)
             with open(log, encoding="utf-8") as handle:
                 self.assertIn("uginewgame", handle.read())
 
