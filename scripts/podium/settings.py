@@ -178,7 +178,7 @@ def parse_shard(text: str | None) -> tuple[int, int] | None:
         shard = None
     if not slash or shard is None or not 1 <= shard[0] <= shard[1]:
         raise UsageError(f"--shard {text!r}: expected K/N with 1 <= K <= N, e.g. 2/4")
-    return shard
+    return None if shard == (1, 1) else shard  # the one slice of one is the whole match
 
 
 def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
