@@ -13,8 +13,16 @@ protocol self-test of one engine.
     arbiter.py --game poldr --players 3 --engine name=podium cmd=./target/release/podium \\
                --engine name=random1 cmd="python3 scripts/random_mover.py --seed 1" \\
                --engine name=random2 cmd="python3 scripts/random_mover.py --seed 2" --games 60 --movetime 100
+    arbiter.py --resume match.jsonl
+    arbiter.py --engine name=new cmd=./target/release/podium --engine name=base cmd=/path/to/old/podium \
+               --games 20000 --movetime 100 --random-plies 2 --seed 1 --shard 3/50 --records shard3.jsonl
+    arbiter.py merge shard*.jsonl -o match.jsonl
     arbiter.py compliance --engine cmd=./target/release/podium
     arbiter.py report match.jsonl -o match.html
+
+`--resume` continues an interrupted match with the settings its records file starts with. `--shard
+K/N` plays one of N slices of a match (run the N slices on as many machines), and `merge` joins
+their records and prints the match's report.
 
 `report` writes a match's page: one self-contained HTML file (it opens offline) with the summary,
 the running score and every game on a board that steps through it (scripts/picture.py: one game).

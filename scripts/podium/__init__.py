@@ -22,12 +22,15 @@ The modules, one job each:
     game        one game: moves proposed, judged, recorded
     match       workers, progress and the report of a match
     stats       Elo, pentanomial, SPRT, Wilson intervals, the tally
+    header      a match's settings, the first line of its records
     records     game records: written, read back, resumed
+    merge       the records of a match's shards, checked and joined
     compliance  the protocol self-test of one engine
     replay      every position of a game, as a Podium draws it, for the pictures
     summary     a match's figures for its page, from stats
     boards      the boards as SVG
     pictures    self-contained HTML pages of a game or a match
+    settings    a match's settings, from the arbiter's arguments or a resumed file
     cli         the arbiter's command line (scripts/arbiter.py)
 """
 

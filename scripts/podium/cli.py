@@ -1,33 +1,38 @@
-"""The arbiter's command line: arguments, the settings of a match, checking that the engines start,
-and main(), which turns every error into one line and an exit status."""
+"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report, merge),
+checking that the engines start, and main(), which turns every error into one line and an exit
+status. The settings of a match are made in settings.py."""
 
 from __future__ import annotations
 
 import argparse
-import datetime
+import math
 import os
-import random
-import shlex
 import signal
 import sys
 
-from .clock import TimeControl, parse_tc
+from .clock import LONGEST_MS
 from .compliance import Compliance
-from .engines import EngineSpec, Player, Referee
-from .errors import EngineFault, Interrupted, PodiumError, RefereeError, UsageError
-from .match import Match, MatchSettings
+from .engines import Player, Referee
+from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
+from .header import match_header
+from .match import Match, MatchSettings, match_report
+from .merge import join_shards
 from .notation import poldr_shape
 from .openings import OpeningBook
-from .process import CHILDREN, Transcript
-from .protocol import Timeouts
+from .process import CHILDREN
 from .pictures import match_page
-from .records import load_records, record_index, resumed_records
+from .records import RecordFile, load_records, record_index
 from .replay import replay_records
-from .rules import GAMES, VARIANTS, GameRules
-from .stats import Sprt
+from .rules import GAMES, VARIANTS
+from .settings import (MATCH_DEFAULTS, build_settings, check_writable, fill_from_header, open_transcript, parse_engine,
+                       parse_sprt, settings_from, split_command)
+from .stats import Tally, count_of
 from .summary import match_summary
 
-NUMBER_WORDS = {2: "two", 3: "three"}
+SUBCOMMANDS = ("match", "compliance", "report", "merge")
+
+
+SUBCOMMANDS = ("match", "compliance", "report", "merge")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -37,56 +42,33 @@ class ArgumentParser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def parse_engine(tokens: list[str], index: int) -> EngineSpec:
-    """`name=new cmd="./podium --flag" option.Hash=32 dir=/tmp` -> EngineSpec."""
-    fields: dict[str, str] = {}
-    options: dict[str, str] = {}
-    for token in tokens:
-        key, equals, value = token.partition("=")
-        if not equals:
-            raise UsageError(f"--engine: expected key=value, got {token!r}")
-        if key.startswith("option."):
-            options[key[len("option."):]] = value
-        elif key in ("name", "cmd", "dir"):
-            fields[key] = value
-        else:
-            raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=)")
-    if not fields.get("cmd"):
-        raise UsageError("--engine needs cmd=COMMAND")
-    argv = shlex.split(fields["cmd"])
-    if not argv:
-        raise UsageError("--engine: empty cmd=")
-    name = fields.get("name") or f"{os.path.basename(argv[0])}#{index + 1}"
-    return EngineSpec(name, argv, options, fields.get("dir"))
+def seconds(text: str) -> float:
+    """An argument that is a wait in seconds: a positive, finite number, at most LONGEST_MS."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (0 < value <= LONGEST_MS / 1000):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds up to {LONGEST_MS // 1000}, "
+                                         f"got {text!r}")
+    return value
 
 
-def parse_key_values(tokens: list[str], allowed: dict[str, float], what: str) -> dict[str, float]:
-    values = dict(allowed)
-    for token in tokens:
-        key, equals, value = token.partition("=")
-        if not equals or key not in allowed:
-            raise UsageError(f"{what}: expected {' '.join(f'{k}=...' for k in allowed)}, got {token!r}")
-        try:
-            values[key] = float(value)
-        except ValueError:
-            raise UsageError(f"{what}: {key} must be a number, got {value!r}") from None
-    return values
-
-
-def parse_sprt(tokens: list[str] | None) -> Sprt | None:
-    if tokens is None:
-        return None
-    values = parse_key_values(tokens, {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}, "--sprt")
-    sprt = Sprt(values["elo0"], values["elo1"], values["alpha"], values["beta"])
-    if not (sprt.elo0 < sprt.elo1 and 0 < sprt.alpha < 1 and 0 < sprt.beta < 1 and sprt.alpha + sprt.beta < 1):
-        raise UsageError("--sprt: need elo0 < elo1 and alpha, beta in (0, 1) with alpha + beta < 1")
-    return sprt
+def margin_ms(text: str) -> int:
+    """--timemargin: whole milliseconds, not negative, at most LONGEST_MS."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= LONGEST_MS:
+        raise argparse.ArgumentTypeError(f"expected whole milliseconds from 0 to {LONGEST_MS}, got {text!r}")
+    return value
 
 
 def common_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+    parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE",
                         help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]")
-    parser.add_argument("--timemargin", type=int, default=100, metavar="MS",
+    parser.add_argument("--timemargin", type=margin_ms, metavar="MS",
                         help="grace beyond the clock or movetime before a time forfeit (default 100)")
     parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
 
@@ -100,7 +82,11 @@ three --engine, every order of the engines over p1 (Blue), p2 (Yellow), p3 (Red)
 engine profits from its seat. --games is then rounded up to a multiple of 6: games 6g to 6g+5
 play opening g. Under --tc each seat has its own clock (go p1time p2time p3time p1inc p2inc p3inc).
 
-Records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
+Every game record has "moves" and, in step with them, "move_info": per move its "time_ms" (from
+`go` to `bestmove`, as the arbiter measured it), and "score" ("cp 35" or "mate 3", from the
+mover's view, or null), "depth" and "nodes" from the engine's last info line with a score.
+
+POLD.R records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
 "group" (three players: the games sharing an opening), "seats" (engine names in seat order),
 "opening", "moves", "final" (the last position line), "result" p1win, p2win or p3win, "reason",
 "faulty" (the engine whose fault ended the game, or null) and "time_ms" per seat. POLD.R has no
@@ -109,12 +95,34 @@ mean reserve in the final positions, then each seat's wins and win share. Elo, L
 pentanomial and --sprt compare two engines over opening pairs as for Pods (a pair is LL, WL or WW);
 three-player matches have none of them.
 
+--shard K/N plays only the openings g (numbered from 0) with g mod N = K - 1, every game of each
+(both colours, or all six seatings), with the seed and openings of the whole match: N runs with the
+same arguments and K = 1 to N, on as many machines, play the match between them, each into its
+own records, whose settings carry the shard. `arbiter.py merge FILE...` checks that the files are
+the shards of one match, each game in one only, and prints the match's report as one run would
+have; shards or games not there yet are named, with exit status 1. A shard takes no --sprt (it
+cannot stop the others): give it to merge.
+
 A fault (illegal move, crash, stall, time forfeit, protocol error) loses the game for the engine
 that made it. With three players the winner is then the other seat standing best by the rules
 (most bricks in reserve, then the tie-break), as the referee ranks it: the arbiter sends it the
 game's moves followed by the word `forfeit`, which is no move, and asks `query result`. An engine
 that fails while getting ready for a game before its turn has come forfeits when its turn comes;
 the others play on until then.
+
+Every option the match sets on an engine (its option.NAME=, and Variant or POLD.R's Game, Players,
+Size, Bricks) is confirmed with isready: an engine that refuses one (`info string error`) stops the
+match with the engine's words, before any game is played (exit 2), or when it is restarted later
+(exit 1), rather than let it play with settings that were not asked for.
+
+The records file starts with the match's settings, one JSON line {"type": "match", ...}: the
+engines (name, cmd, options, dir), the referee, the game and its settings, --games, the time
+control and --timemargin, --max-plies, --rotation, --random-plies, the seed, the lines of
+--openings, --shard, --sprt, --concurrency and the timeouts. `--resume FILE` alone continues the
+match with them. Arguments given with --resume may change how the match is run (--concurrency,
+--sprt, the timeouts, --log), not the match itself: an argument that contradicts the recorded
+settings is an error. A file without settings (from an older arbiter) resumes when all the
+arguments are given again. --records refuses a file that holds a match already.
 
 --variant, --rotation and --max-plies are Pods only; --size, --bricks, --players POLD.R only.
 """
@@ -127,15 +135,15 @@ def match_parser() -> ArgumentParser:
     common_arguments(parser)
     parser.add_argument("--referee", metavar="CMD", help="trusted Podium for legality and results "
                         "(default: the first engine's cmd)")
-    parser.add_argument("--game", choices=GAMES, default="pods", help="the game played (default pods)")
+    parser.add_argument("--game", choices=GAMES, help="the game played (default pods)")
     parser.add_argument("--variant", choices=VARIANTS, help="Pods: standard (default) or advanced")
     parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players, 2 (default) or 3, one --engine each")
     parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
     parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
-    parser.add_argument("--games", type=int, default=100, help="number of games (the games of a pair, or of a group "
-                        "of 6 with three players, share an opening)")
-    parser.add_argument("--concurrency", type=int, default=1, help="games played at once")
-    limits = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument("--games", type=int, help="number of games (default 100; the games of a pair, or of a "
+                        "group of 6 with three players, share an opening)")
+    parser.add_argument("--concurrency", type=int, help="games played at once (default 1)")
+    limits = parser.add_mutually_exclusive_group()
     limits.add_argument("--tc", metavar="S+INC", help="clock in seconds plus increment, e.g. 1+0.01")
     limits.add_argument("--movetime", type=int, metavar="MS")
     limits.add_argument("--depth", type=int)
@@ -143,25 +151,30 @@ def match_parser() -> ArgumentParser:
     parser.add_argument("--max-plies", type=int, help="Pods: adjudicate a draw at this ply (default 400, 0: never)")
     parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"],
                         help="Pods: board rotation of the start position (default 0; not used with --openings)")
-    parser.add_argument("--random-plies", type=int, default=0, help="random legal moves starting each opening")
+    parser.add_argument("--random-plies", type=int, help="random legal moves starting each opening (default 0)")
     parser.add_argument("--openings", metavar="FILE", help="position lines of the game, one per line, used in turn")
     parser.add_argument("--seed", type=int, help="seed for rotations and random plies (default: random, "
                         "or the one in the --resume file)")
-    parser.add_argument("--records", metavar="FILE", help="JSON lines, one per game (default: timestamped file)")
-    parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE")
+    parser.add_argument("--records", metavar="FILE", help="JSON lines: the match's settings, then one line per game "
+                        "(default: a timestamped file; a file that holds a match already is refused)")
+    parser.add_argument("--resume", metavar="FILE", help="continue the match recorded in FILE, with the settings "
+                        "recorded there: no other argument is needed (see below)")
+    parser.add_argument("--shard", metavar="K/N", help="play only the K-th of N slices of the match's openings "
+                        "(see below); `arbiter.py merge` joins the shards' records")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
                         help="elo0=0 elo1=5 alpha=0.05 beta=0.05: stop when the test decides")
-    parser.add_argument("--startup-timeout", type=float, default=10.0, metavar="S", help="ugi -> ugiok")
-    parser.add_argument("--ready-timeout", type=float, default=10.0, metavar="S", help="isready / query answers")
-    parser.add_argument("--stall-timeout", type=float, default=60.0, metavar="S",
-                        help="bestmove under --depth or --nodes")
+    parser.add_argument("--startup-timeout", type=seconds, metavar="S", help="ugi -> ugiok (default 10)")
+    parser.add_argument("--ready-timeout", type=seconds, metavar="S", help="isready / query answers (default 10)")
+    parser.add_argument("--stall-timeout", type=seconds, metavar="S",
+                        help="bestmove under --depth or --nodes (default 60)")
     return parser
 
 
 def compliance_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="arbiter.py compliance", description="Protocol self-test of one engine.")
     common_arguments(parser)
-    parser.add_argument("--timeout", type=float, default=5.0, metavar="S", help="longest wait for any answer")
+    parser.add_argument("--timeout", type=seconds, default=5.0, metavar="S", help="longest wait for any answer")
+    parser.set_defaults(engine=[], timemargin=MATCH_DEFAULTS["timemargin"])
     return parser
 
 
@@ -178,121 +191,32 @@ def report_parser() -> ArgumentParser:
     return parser
 
 
-def time_control_from(args: argparse.Namespace) -> TimeControl:
-    if args.tc is not None:
-        return parse_tc(args.tc)
-    for kind in ("movetime", "depth", "nodes"):
-        value = getattr(args, kind)
-        if value is not None:
-            if value <= 0:
-                raise UsageError(f"--{kind} must be positive")
-            return TimeControl(kind, value=value)
-    raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
+def merge_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py merge", description="Join the records of a match's shards (--shard K/N, "
+                            "played apart) and print the match's report as one run would have: the files must be "
+                            "shards of one match, with no game twice; shards or games missing are named, and the "
+                            "exit status is then 1.")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the shards' records")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write the joined records to FILE: one file of the "
+                        "whole match, for `arbiter.py report` and --resume")
+    parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
+                        help="elo0=0 elo1=5 alpha=0.05 beta=0.05: the SPRT's state over all the shards' games")
+    return parser
 
 
-def rules_from(args: argparse.Namespace) -> GameRules:
-    """The game and its settings; options of the other game are a usage error."""
-    def given(*names: str) -> list[str]:
-        return [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is not None]
-
-    if args.game == "pods":
-        if wrong := given("players", "size", "bricks"):
-            raise UsageError(f"{', '.join(wrong)}: for POLD.R only, but the game is Pods (add --game poldr)")
-        return GameRules("pods", variant=args.variant or "standard")
-    if wrong := given("variant", "rotation", "max_plies"):
-        raise UsageError(f"{', '.join(wrong)}: for Pods only, not POLD.R (POLD.R has no rotations, "
-                         f"and its games always end, without draws)")
-    players = 2 if args.players is None else args.players
-    size = 5 if args.size is None else args.size
-    bricks = 16 if args.bricks is None else args.bricks
-    if players not in (2, 3):
-        raise UsageError(f"--players {players}: POLD.R is played by 2 or 3 players")
-    if not 4 <= size <= 9:
-        raise UsageError(f"--size {size}: POLD.R boards are 4 to 9 cells wide")
-    if not 1 <= bricks <= 40:
-        raise UsageError(f"--bricks {bricks}: POLD.R reserves hold 1 to 40 bricks")
-    return GameRules("poldr", players=players, size=size, bricks=bricks)
+def header_settings(header: dict, records_path: str) -> MatchSettings:
+    """The settings of the match a header describes (merge reads them from the shards' records)."""
+    args = match_parser().parse_args([])
+    fill_from_header(args, header)
+    return build_settings(args, records_path, header["openings"])
 
 
-def read_opening_lines(path: str, rules: GameRules = GameRules()) -> list[str]:
+def open_records(settings: MatchSettings) -> RecordFile:
+    """The records file, its first line the match's settings when it is new."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = [line.strip() for line in handle]
+        return RecordFile(settings.records_path, match_header(settings))
     except OSError as error:
-        raise UsageError(f"--openings {path}: {error.strerror}") from None
-    lines = [line for line in lines if line and not line.startswith("#")]
-    if not lines:
-        raise UsageError(f"--openings {path}: no position lines")
-    for number, line in enumerate(lines, 1):
-        if not rules.position_re.match(line):
-            kind = "POLD.R position line" if rules.poldr else "position line"
-            raise UsageError(f"--openings {path}: line {number} is not a {kind}: {line!r}")
-        if rules.poldr and poldr_shape(line) != (rules.size, rules.players):
-            size, players = poldr_shape(line)
-            raise UsageError(f"--openings {path}: line {number} has size {size} and {players} players, "
-                             f"but the match has size {rules.size} and {rules.players} players: {line!r}")
-    return lines
-
-
-def engines_from(args: argparse.Namespace, rules: GameRules) -> list[EngineSpec]:
-    """One --engine per seat, each with its own name."""
-    seats = len(rules.seat_keys)
-    if len(args.engine) != seats:
-        match = "a match" if seats == 2 else f"a {seats}-player match (--players {seats})"
-        raise UsageError(f"{match} needs exactly {NUMBER_WORDS[seats]} --engine, got {len(args.engine)}")
-    engines = [parse_engine(tokens, index) for index, tokens in enumerate(args.engine)]
-    names = [engine.name for engine in engines]
-    if repeated := sorted({name for name in names if names.count(name) > 1}):
-        raise UsageError(f"several engines are named {', '.join(map(repr, repeated))}: give them different name=")
-    return engines
-
-
-def whole_groups(games: int, rules: GameRules) -> int:
-    """Three players: the number of games rounded up to whole groups of six, so that every opening
-    is played in all six seatings. Two players keep their count (a last, odd game plays one seating)."""
-    if len(rules.seat_keys) == 2:
-        return games
-    group = len(rules.seatings)
-    return -(-games // group) * group
-
-
-def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
-    rules = rules_from(args)
-    engines = engines_from(args, rules)
-    max_plies = 400 if args.max_plies is None else args.max_plies
-    if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or max_plies < 0:
-        raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
-    if args.sprt is not None and len(rules.seat_keys) != 2:
-        raise UsageError("--sprt: the SPRT compares two engines; it is not available with three players")
-    games = whole_groups(args.games, rules)
-    if games != args.games:
-        print(f"arbiter: --games {args.games} rounded up to {games}, whole groups of "
-              f"{len(rules.seatings)} seatings", file=sys.stderr)
-    recorded = resumed_records(args.resume, [engine.name for engine in engines], games, rules) if args.resume else []
-    seed = args.seed
-    if seed is None:
-        seed = next((record["seed"] for record in recorded if "seed" in record), random.randrange(2**32))
-    records_path = args.resume or args.records or datetime.datetime.now().strftime("arbiter-%Y%m%d-%H%M%S.jsonl")
-    settings = MatchSettings(
-        engines=engines,
-        referee_argv=shlex.split(args.referee) if args.referee else engines[0].argv,
-        variant=None if rules.poldr else rules.variant,
-        games=games,
-        concurrency=args.concurrency,
-        time_control=time_control_from(args),
-        margin_ms=args.timemargin,
-        max_plies=0 if rules.poldr else max_plies,
-        rotation=None if rules.poldr else args.rotation or "0",
-        random_plies=args.random_plies,
-        seed=seed,
-        opening_lines=read_opening_lines(args.openings, rules) if args.openings else None,
-        records_path=records_path,
-        sprt=parse_sprt(args.sprt),
-        timeouts=Timeouts(args.startup_timeout, args.ready_timeout, args.stall_timeout),
-        transcript=Transcript(args.log),
-        rules=rules,
-    )
-    return settings, recorded
+        raise UsageError(f"{settings.records_path}: {error.strerror}") from None
 
 
 def check_engines_start(settings: MatchSettings) -> str:
@@ -308,6 +232,9 @@ def check_engines_start(settings: MatchSettings) -> str:
                                  f"(it has: {', '.join(player.options.values()) or 'none'})")
             if unknown := player.undeclared_game_options():
                 raise UsageError(f"engine {spec.name} cannot play POLD.R: it declares no option {', '.join(unknown)}")
+            player.configure()
+        except OptionRefused as refusal:
+            raise UsageError(str(refusal)) from None
         except EngineFault as fault:
             raise UsageError(f"engine {spec.name} does not start: {fault.detail}") from None
         finally:
@@ -335,7 +262,11 @@ def run_match(argv: list[str]) -> int:
     try:
         start_fen = check_engines_start(settings)
         book = OpeningBook(start_fen, settings.rotation, settings.random_plies, settings.seed, settings.opening_lines)
-        play_match(Match(settings, book, recorded), len(recorded))
+        records = open_records(settings)
+        try:
+            play_match(Match(settings, book, recorded, records), len(recorded))
+        finally:
+            records.close()
     finally:
         settings.transcript.close()
     return 0
@@ -343,7 +274,10 @@ def run_match(argv: list[str]) -> int:
 
 def play_match(match: Match, recorded: int) -> None:
     settings = match.settings
-    print(f"Match {' vs '.join(match.names)}: {settings.games} games ({recorded} already recorded), "
+    planned = count_of(match.planned, "game")
+    if settings.shard:
+        planned += f" of {settings.games}, shard {settings.shard[0]}/{settings.shard[1]}"
+    print(f"Match {' vs '.join(match.names)}: {planned} ({recorded} already recorded), "
           f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:
@@ -352,7 +286,7 @@ def play_match(match: Match, recorded: int) -> None:
         print(match.report(), flush=True)  # what was played so far is recorded: show it
         raise
     if match.sprt_verdict != "continue":
-        print(f"SPRT decided after {match.tally.games} games: {match.sprt_verdict}", flush=True)
+        print(f"SPRT decided after {count_of(match.tally.games, 'game')}: {match.sprt_verdict}", flush=True)
     print(match.report(), flush=True)
 
 
@@ -361,7 +295,7 @@ def run_compliance(argv: list[str]) -> int:
     if len(args.engine) != 1:
         raise UsageError(f"compliance needs exactly one --engine, got {len(args.engine)}")
     spec = parse_engine(args.engine[0], 0)
-    transcript = Transcript(args.log)
+    transcript = open_transcript(args.log)
     try:
         return Compliance(spec, args.timeout, args.timemargin, transcript).run()
     finally:
@@ -379,18 +313,49 @@ def run_report(argv: list[str]) -> int:
     if not records:
         raise UsageError(f"{args.records}: no game records")
     try:
-        page = match_page(replay_records(records, shlex.split(args.engine) if args.engine else None),
+        page = match_page(replay_records(records, split_command(args.engine, "--engine ") if args.engine else None),
                           match_summary(records, sprt), args.title)
         with open(args.output, "w", encoding="utf-8") as output:
             output.write(page)
     except (PodiumError, OSError) as error:
         print(f"arbiter: error: {error}", file=sys.stderr)
         return 1
-    print(f"arbiter: {args.output}: {len(records)} games")
+    print(f"arbiter: {args.output}: {count_of(len(records), 'game')}")
+    return 0
+
+
+def run_merge(argv: list[str]) -> int:
+    """The shards' records joined (merge.py), reported by the match's own report (match.py)."""
+    args = merge_parser().parse_args(argv)
+    joined = join_shards(args.files)
+    settings = header_settings(joined.header, args.output or ", ".join(args.files))
+    if args.sprt is not None:
+        settings.sprt = parse_sprt(args.sprt)
+    tally = Tally(settings.engines[0].name)
+    for record in joined.records:
+        tally.add(record)
+    if args.output:
+        check_writable(args.output, "--output")
+        if os.path.exists(args.output) and os.path.getsize(args.output) > 0:
+            raise UsageError(f"--output {args.output} holds records already: choose another file")
+        records = open_records(settings)
+        try:
+            for record in joined.records:
+                records.write(record)
+        finally:
+            records.close()
+    print(match_report(settings, tally), flush=True)
+    if joined.missing:
+        print(f"arbiter: merge: not the whole match yet: missing {'; '.join(joined.missing)}", file=sys.stderr)
+        return 1
     return 0
 
 
 def raise_interrupted(signum: int, _frame) -> None:
+    """The first SIGINT or SIGTERM ends the program; later ones would only break its shutdown
+    (workers first, then the records and the log), which is short: every engine is killed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Interrupted(signum)
 
 
@@ -398,10 +363,15 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, raise_interrupted)
     signal.signal(signal.SIGTERM, raise_interrupted)
     try:
+        if argv and not argv[0].startswith("-") and argv[0] not in SUBCOMMANDS:
+            raise UsageError(f"unknown subcommand {argv[0]!r}: the subcommands are {', '.join(SUBCOMMANDS)} "
+                             f"(match is the default: arbiter.py --engine ... plays a match)")
         if argv[:1] == ["compliance"]:
             return run_compliance(argv[1:])
         if argv[:1] == ["report"]:
             return run_report(argv[1:])
+        if argv[:1] == ["merge"]:
+            return run_merge(argv[1:])
         return run_match(argv[1:] if argv[:1] == ["match"] else argv)
     except UsageError as error:
         print(f"arbiter: error: {error}", file=sys.stderr)

@@ -28,7 +28,7 @@ from typing import Callable, Mapping, Sequence
 
 from .errors import EngineError, IllegalMoveError, PerspectiveError, ProtocolError
 from .notation import NO_MOVE, players_of
-from .protocol import EngineDriver, Search, Timeouts, info_message, parse_info, position_command
+from .protocol import EngineDriver, Search, Timeouts, info_messages, parse_info, position_command
 
 SEATS = ("p1", "p2", "p3")
 ILLEGAL_MOVE_RE = re.compile(r"^illegal move (?P<move>\S+) at index (?P<index>\d+)")
@@ -211,8 +211,8 @@ class Engine:
         the command; a warning that it ignored some of the command's words means the command was not
         carried out as the caller wrote it: both raise EngineError."""
         lines = self.driver.sync()
-        warnings = [message for line in lines if (message := info_message(line, "warning")) is not None]
-        errors = [message for line in lines if (message := info_message(line, "error")) is not None]
+        warnings = info_messages(lines, "warning")
+        errors = info_messages(lines, "error")
         errors += [message for message in warnings if message.endswith(IGNORED)]
         self.warnings = [message for message in warnings if not message.endswith(IGNORED)]
         if errors:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .errors import UsageError
 from .notation import BLACK, WHITE
+
+# The longest time the arbiter takes from its command line: a clock, an increment, a margin or a
+# timeout (11.6 days). Longer waits overflow the timeouts of Python's threads and queues.
+LONGEST_MS = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -64,9 +69,14 @@ def parse_tc(text: str) -> TimeControl:
     """'1+0.01' -> 1 s on the clock and 10 ms more after each move; '5' -> 5 s, no increment."""
     base, _, inc = text.partition("+")
     try:
-        base_ms, inc_ms = round(float(base) * 1000), round(float(inc or 0) * 1000)
+        base_s, inc_s = float(base), float(inc or 0)
     except ValueError:
         raise UsageError(f"--tc {text!r}: expected seconds[+increment], e.g. 1+0.01") from None
+    if not (math.isfinite(base_s) and math.isfinite(inc_s)):
+        raise UsageError(f"--tc {text!r}: the clock and the increment must be finite numbers of seconds")
+    base_ms, inc_ms = round(base_s * 1000), round(inc_s * 1000)
     if base_ms <= 0 or inc_ms < 0:
         raise UsageError(f"--tc {text!r}: the clock must be positive and the increment not negative")
+    if max(base_ms, inc_ms) > LONGEST_MS:
+        raise UsageError(f"--tc {text!r}: the clock and the increment may be at most {LONGEST_MS // 1000} s")
     return TimeControl("tc", base_ms=base_ms, inc_ms=inc_ms)

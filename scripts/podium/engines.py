@@ -8,10 +8,10 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from .errors import EngineFault, EngineTimeout, RefereeError
+from .errors import EngineFault, EngineTimeout, OptionRefused, RefereeError
 from .notation import candidate_moves
 from .process import Transcript
-from .protocol import EngineDriver, Timeouts, position_command
+from .protocol import EngineDriver, Timeouts, info_messages, parse_info, position_command
 from .rules import GameRules, as_rules
 
 FORFEIT = "forfeit"  # a word that is no move: played after the moves, it makes the referee rank a forfeit
@@ -36,11 +36,20 @@ class Player(EngineDriver):
 
     def launch(self) -> None:
         self.start()
-        for name, value in self.rules.engine_options():
-            self.set_option(name, value)
-        for name, value in self.spec.options.items():
-            self.set_option(name, value)
-        self.sync()
+        self.configure()
+
+    def configure(self) -> None:
+        """Sets the game's options and the engine's own (option.NAME=), confirmed by isready: an
+        option refused (`info string error`) raises OptionRefused with the engine's words."""
+        commands = [self.set_option(name, value) for name, value in [*self.rules.engine_options(),
+                                                                      *self.spec.options.items()]]
+        if not (first_refusals := info_messages(self.sync(), "error")):
+            return
+        for command in commands:  # which was refused: each again, on its own (setting an option twice is harmless)
+            self.send(command)
+            if refusals := info_messages(self.sync(), "error"):
+                raise OptionRefused(self.spec.name, refusals[0], command)
+        raise OptionRefused(self.spec.name, first_refusals[0], "; ".join(commands))
 
     def undeclared_options(self) -> list[str]:
         return [name for name in self.spec.options if name.lower() not in self.options]
@@ -59,20 +68,33 @@ class Player(EngineDriver):
         self.send("uginewgame")
         self.sync()
 
-    def best_move(self, position: str, go_command: str, limit: float | None) -> tuple[str, float]:
-        """Sends the position and `go`; returns the move and the seconds from `go` to `bestmove`.
+    def best_move(self, position: str, go_command: str, limit: float | None) -> tuple[str, float, dict]:
+        """Sends the position and `go`; returns the move, the seconds from `go` to `bestmove`, and
+        what the search said of it (search_report).
 
         limit: seconds after which the move is a time forfeit; None = no clock (stall timeout)."""
         self.discard_pending()  # a stale line must not pass for the answer
         self.send(position)
         search = self.go(go_command, self.timeouts.stall if limit is None else limit, self.rules.move_re)
+        last: dict = {}
         try:
-            move = search.finish()
+            while (line := search.next_info()) is not None:
+                info = parse_info(line)
+                if "score" in info or ("score" not in last and ("depth" in info or "nodes" in info)):
+                    last = info
         except EngineTimeout as timeout:
             if limit is None:
                 raise
             raise EngineFault("time forfeit", timeout.detail) from None
-        return move, search.elapsed
+        return search.bestmove, search.elapsed, search_report(last)
+
+
+def search_report(info: dict) -> dict:
+    """The score, depth and nodes of a move, from the engine's last `info` line with a score (or,
+    if none had one, with a depth or nodes), as the records keep them: score "cp 35" or "mate 3"
+    from the mover's view, or None; depth and nodes None when the engine did not say."""
+    score = info.get("score")
+    return {"score": None if score is None else str(score), "depth": info.get("depth"), "nodes": info.get("nodes")}
 
 
 class Referee(EngineDriver):
@@ -96,8 +118,9 @@ class Referee(EngineDriver):
         with self._judging():
             self.start()
             for name, value in self.rules.engine_options():
-                self.set_option(name, value)
-            self.sync()
+                command = self.set_option(name, value)
+                if refusals := info_messages(self.sync(), "error"):
+                    raise RefereeError(f"referee ({shlex.join(self.argv)}) refuses `{command}`: {refusals[0]}")
 
     def new_game(self) -> None:
         with self._judging():

@@ -9,7 +9,8 @@ raise and catch the same types.
     │   └── ProtocolError      a line the protocol does not allow ("protocol error")
     ├── EngineError            the engine refused a command (`info string error: <message>`) or
     │   │                      ignored some of its words (`info string warning: ... (ignored)`)
-    │   └── IllegalMoveError   a move of `position ... moves` could not be played
+    │   ├── IllegalMoveError   a move of `position ... moves` could not be played
+    │   └── OptionRefused      a player refused an option the match sets (the arbiter's)
     ├── PerspectiveError       a score asked from a view the protocol cannot give; also a ValueError
     └── UsageError, RefereeError, Interrupted, CheckFailed, CheckSkipped   the arbiter's own
 """
@@ -84,6 +85,16 @@ class IllegalMoveError(EngineError):
         super().__init__(message, command)
         self.move = move
         self.index = index
+
+
+class OptionRefused(EngineError):
+    """A playing engine refused an option of the match (its option.NAME=, or one selecting the
+    game): it would play with settings the user did not get, so the match stops."""
+
+    def __init__(self, engine: str, message: str, command: str):
+        super().__init__(f"engine {engine} refuses `{command}`: {message}", command)
+        self.engine = engine
+        self.message = message  # the engine's own words
 
 
 class PerspectiveError(PodiumError, ValueError):

@@ -30,12 +30,24 @@ class GameSpec:
     seating: tuple[int, ...]  # index into the engine list of the engine in each seat, in turn order
 
 
-def game_specs(games: int, rules: GameRules) -> list[GameSpec]:
+def game_specs(games: int, rules: GameRules, shard: tuple[int, int] | None = None) -> list[GameSpec]:
     """Game k of each group of len(seatings) games shares the group's opening and has seating k:
     with two players games 2p and 2p+1 share opening p with colours swapped, the first engine
-    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings."""
+    White (p1) in 2p; with three players games 6g to 6g+5 play opening g in all six seatings.
+
+    shard (K, N): only the groups g with g % N == K - 1, the K-th of N disjoint slices of the match
+    that never split a group, so that N runs on N machines play the match between them."""
     seatings = rules.seatings
-    return [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
+    specs = [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
+    if shard is None:
+        return specs
+    number, count = shard
+    return [spec for spec in specs if spec.group % count == number - 1]
+
+
+def group_count(games: int, rules: GameRules) -> int:
+    """The number of groups of games (openings) of a match: the most shards it can be cut into."""
+    return -(-games // len(rules.seatings))
 
 
 @dataclass
@@ -62,6 +74,7 @@ class GameRunner:
         self.stop = stop
         self.clock = GameClock(settings.time_control, settings.margin_ms, self.rules.seat_keys)
         self.moves: list[str] = []
+        self.move_info: list[dict] = []  # per move: time_ms, and score, depth, nodes as the engine said
         self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
         self.seen: Counter[str] = Counter()
         # The current position; whose turn it is and the ply are read from the referee's position line each move.
@@ -142,8 +155,8 @@ class GameRunner:
         player = self.seats[colour]
         asked = time.monotonic()
         try:
-            move, elapsed = player.best_move(position_command(self.opening.fen, self.moves),
-                                             self.clock.go_command(), self.clock.limit_seconds(colour))
+            move, elapsed, report = player.best_move(position_command(self.opening.fen, self.moves),
+                                                     self.clock.go_command(), self.clock.limit_seconds(colour))
         except EngineFault as fault:
             self.used_ms[colour] += (time.monotonic() - asked) * 1000  # a forfeited move's time counts too
             return self._forfeit(colour, fault)
@@ -156,6 +169,7 @@ class GameRunner:
         if not self.referee.is_legal(move):
             return self._forfeit(colour, EngineFault("illegal move", f"{move} at ply {self.ply}"))
         self.moves.append(move)
+        self.move_info.append({"time_ms": round(elapsed_ms), **report})
         return None
 
     def _forfeit(self, seat: str, fault: EngineFault) -> Ending | None:
@@ -194,6 +208,7 @@ class GameRunner:
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
+            "move_info": self.move_info,
             "result": ending.result,
             "reason": ending.reason,
             "detail": ending.detail,
@@ -219,6 +234,7 @@ class GameRunner:
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
+            "move_info": self.move_info,
             "final": self.fen,
             "result": ending.result,
             "winner": self.seats[ending.result[:-len("win")]].spec.name,

@@ -4,22 +4,26 @@ written as it comes, progress and the final report, an early stop on an SPRT ver
 from __future__ import annotations
 
 import queue
+import sys
 import threading
 import traceback
 from dataclasses import dataclass, field
 
 from .clock import TimeControl
 from .engines import EngineSpec, Player, Referee
-from .errors import RefereeError
+from .errors import OptionRefused, RefereeError
 from .game import GameRunner, GameSpec, game_specs
 from .notation import POLDR_COLOURS
 from .openings import OpeningBook
 from .process import CHILDREN, Transcript
 from .protocol import Timeouts
-from .records import RecordFile, is_poldr_record, record_engines, record_index
+from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index
 from .rules import GameRules
-from .stats import (GAME_SCORES, PAIR_SCORES, Sprt, Tally, elo_with_margin, format_elo, likelihood_of_superiority,
-                    share_with_interval, sprt_bounds, sprt_llr)
+from .stats import (Sprt, Tally, count_of, elo_basis, format_elo, likelihood_of_superiority, share_with_interval,
+                    sprt_bounds, sprt_llr)
+
+# How long a worker may take to end once its engines are killed (it closes them and leaves).
+WORKER_EXIT_S = 10.0
 
 
 @dataclass
@@ -41,6 +45,7 @@ class MatchSettings:
     timeouts: Timeouts
     transcript: Transcript
     rules: GameRules = field(default_factory=GameRules)
+    shard: tuple[int, int] | None = None  # (K, N): this run plays the K-th of N slices of the match
 
 
 class Worker(threading.Thread):
@@ -59,7 +64,7 @@ class Worker(threading.Thread):
         try:
             referee.launch()
             self._play_games(players, referee)
-        except RefereeError as error:
+        except (RefereeError, OptionRefused) as error:  # nothing can be judged, or played as asked
             self._report_error(str(error))
         except Exception as error:  # a bug: report it instead of dying silently
             if not self.match.stop.is_set():
@@ -90,55 +95,80 @@ class Worker(threading.Thread):
 class Match:
     """Schedules the games over the workers, records and reports results, stops on an SPRT verdict."""
 
-    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict]):
+    def __init__(self, settings: MatchSettings, book: OpeningBook, recorded: list[dict], records: RecordFile):
         self.settings = settings
+        self.records = records
         self.book = book
         self.names = [spec.name for spec in settings.engines]
         self.first = self.names[0]
         self.tally = Tally(self.first)
+        self._games_by_moves: dict[tuple, int] = {}  # game_moves_key -> the game's number
+        self._repeat_warned = False
         for record in recorded:
             self.tally.add(record)
+            self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
         done = {record_index(record) for record in recorded}
-        self.todo = [spec for spec in game_specs(settings.games, settings.rules) if spec.index not in done]
+        planned = game_specs(settings.games, settings.rules, settings.shard)
+        self.planned = len(planned)  # the games this run is to have played when it ends
+        self.todo = [spec for spec in planned if spec.index not in done]
         self.pending: queue.Queue[GameSpec] = queue.Queue()
         for spec in self.todo:
             self.pending.put(spec)
         self.results: queue.Queue[tuple[str, object]] = queue.Queue()
         self.stop = threading.Event()
         self.sprt_verdict = "continue"
+        self._playing = 0  # workers that have not said they are done
 
     def run(self) -> None:
         """Plays the missing games; raises RefereeError if the referee fails."""
         if self._sprt_decided():
             return
-        records = RecordFile(self.settings.records_path)
+        workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
+        self._playing = len(workers)
         try:
-            workers = [Worker(number, self) for number in range(min(self.settings.concurrency, len(self.todo)))]
             for worker in workers:
                 worker.start()
-            self._collect(records, len(workers))
+            self._collect()
         finally:
-            self.stop.set()
-            records.close()
+            self._stop_workers(workers)
 
-    def _collect(self, records: RecordFile, workers: int) -> None:
-        while workers:
+    def _stop_workers(self, workers: list[Worker]) -> None:
+        """Ends the workers before anything they use (the records, the log) is closed: after an
+        interruption, a referee failure or an SPRT verdict their engines are killed, which ends
+        any wait of theirs at once."""
+        self.stop.set()
+        if self._playing:
+            CHILDREN.kill_all()  # games in flight no longer matter
+        for worker in workers:
+            worker.join(timeout=WORKER_EXIT_S)
+
+    def _collect(self) -> None:
+        while self._playing:
             try:
                 kind, payload = self.results.get(timeout=0.2)
             except queue.Empty:
                 continue
             if kind == "done":
-                workers -= 1
+                self._playing -= 1
             elif kind == "error":
                 raise RefereeError(payload)
             elif kind == "record" and not self.stop.is_set():
-                records.write(payload)
+                self.records.write(payload)
                 self.tally.add(payload)
                 print(self.progress_line(payload), flush=True)
+                self._watch_for_repeats(payload)
                 if self._sprt_decided():
-                    self.stop.set()
-                    CHILDREN.kill_all()  # games in flight no longer matter
                     return
+
+    def _watch_for_repeats(self, record: dict) -> None:
+        """Deterministic engines (a fixed depth or nodes, one thread) play the same game again from
+        the same opening: such games add nothing, and the user is told once how to avoid them."""
+        earlier = self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
+        if earlier != record_index(record) and not self._repeat_warned:
+            self._repeat_warned = True
+            print(f"arbiter: warning: game {record_index(record) + 1} repeats game {earlier + 1} move for move "
+                  f"(same opening, same seats): the engines play alike from alike openings; vary the openings "
+                  f"with --random-plies N or an --openings file", file=sys.stderr, flush=True)
 
     def _sprt_decided(self) -> bool:
         if self.settings.sprt is None:
@@ -147,82 +177,76 @@ class Match:
         self.sprt_verdict = self.settings.sprt.verdict(llr)
         return self.sprt_verdict != "continue"
 
-    @property
-    def two_players(self) -> bool:
-        """Elo, LOS, the pentanomial and SPRT compare two engines: only for two-player games."""
-        return len(self.names) == 2
-
     def progress_line(self, record: dict) -> str:
         tally = self.tally
         number = record_index(record) + 1
         head = (f"Game {number} ({' vs '.join(record_engines(record))}): {record['result']} {record['reason']} "
-                f"| {tally.games}/{self.settings.games} games, ")
-        if not self.two_players:
+                f"| {tally.games}/{count_of(self.planned, 'game')}, ")
+        if len(self.names) != 2:
             return head + "wins " + ", ".join(f"{name} {tally.engine_wins[name]}" for name in self.names)
-        elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
         first, second = self.names
         if is_poldr_record(record):
             line = (head + f"{first} vs {second} wins {tally.wins}-{tally.losses}, "
-                    f"{first} win share {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
+                    f"{first} win share {100 * tally.score():.1f}%, Elo {format_elo(tally.elo())}")
         else:
             line = (head + f"{first} vs {second} W-L-D {tally.wins}-{tally.losses}-{tally.draws}, "
-                    f"score {100 * tally.score():.1f}%, Elo {format_elo(elo, margin)}")
+                    f"score {100 * tally.score():.1f}%, Elo {format_elo(tally.elo())}")
         if sprt := self.settings.sprt:
             line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
         return line
 
     def report(self) -> str:
-        tally, settings = self.tally, self.settings
-        lines = [f"Results of {' vs '.join(self.names)} ({settings.rules.describe()}, "
-                 f"{settings.time_control.describe()}, {tally.games} games):"]
-        if settings.rules.poldr:
-            lines += self._poldr_win_lines()
-        else:
-            lines.append(f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points "
-                         f"{tally.wins + tally.draws / 2:g}/{tally.games} ({100 * tally.score():.2f}%)")
-        if self.two_players:
-            lines += self._two_player_lines()
-        for (engine, reason), count in sorted(tally.faults.items()):
-            lines.append(f"Faults: {engine} lost {count} by {reason}")
-        lines.append(f"Records: {settings.records_path}")
-        return "\n".join(lines)
+        return match_report(self.settings, self.tally)
 
-    def _two_player_lines(self) -> list[str]:
-        """Elo, LOS, pentanomial and SPRT of the first engine against the second."""
-        tally, settings = self.tally, self.settings
-        penta = tally.pentanomial()
-        if sum(penta):
-            elo, margin = elo_with_margin(penta, PAIR_SCORES)
-            lines = [f"Elo: {format_elo(elo, margin)} (95%, from {sum(penta)} game pairs)"]
-        else:
-            elo, margin = elo_with_margin(tally.trinomial(), GAME_SCORES)
-            lines = [f"Elo: {format_elo(elo, margin)} (95%, from single games)"]
-        lines.append(f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%")
-        lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
-                     + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
-        if settings.sprt:
-            lines.append(self._sprt_line(penta))
-        return lines
 
-    def _poldr_win_lines(self) -> list[str]:
-        """Per engine: games, wins, win share with its 95% (Wilson) interval and mean final reserve;
-        then the same win shares per seat, which show any advantage of moving first."""
-        tally = self.tally
-        lines = []
-        for name in self.names:
-            reserves = tally.final_reserves.get(name)
-            mean_reserve = f"{sum(reserves) / len(reserves):.2f}" if reserves else "n/a"
-            lines.append(f"{name}: {tally.games} games, won {tally.engine_wins[name]}, "
-                         f"{share_with_interval(tally.engine_wins[name], tally.games)}, "
-                         f"mean final reserve {mean_reserve}")
-        for seat, colour in zip(self.settings.rules.seat_keys, POLDR_COLOURS):
-            lines.append(f"Seat {seat} ({colour}): won {tally.seat_wins[seat]}, "
-                         f"{share_with_interval(tally.seat_wins[seat], tally.games)}")
-        return lines
+def match_report(settings: MatchSettings, tally: Tally) -> str:
+    """The results of a match (or of the games played so far): the same for one run and for
+    shards merged (arbiter.py merge)."""
+    names = [spec.name for spec in settings.engines]
+    shard = f", shard {settings.shard[0]}/{settings.shard[1]}" if settings.shard else ""
+    lines = [f"Results of {' vs '.join(names)} ({settings.rules.describe()}, "
+             f"{settings.time_control.describe()}, {count_of(tally.games, 'game')}{shard}):"]
+    if settings.rules.poldr:
+        lines += _poldr_win_lines(settings, names, tally)
+    else:
+        share = f" ({100 * tally.score():.2f}%)" if tally.games else ""
+        lines.append(f"W-L-D: {tally.wins}-{tally.losses}-{tally.draws}, points "
+                     f"{tally.wins + tally.draws / 2:g}/{tally.games}{share}")
+    if len(names) == 2:
+        lines += _two_player_lines(settings, tally)
+    for (engine, reason), count in sorted(tally.faults.items()):
+        lines.append(f"Faults: {engine} lost {count} by {reason}")
+    lines.append(f"Records: {settings.records_path}")
+    return "\n".join(lines)
 
-    def _sprt_line(self, penta: list[int]) -> str:
-        sprt = self.settings.sprt
+
+def _two_player_lines(settings: MatchSettings, tally: Tally) -> list[str]:
+    """Elo, LOS, pentanomial and SPRT of the first engine against the second."""
+    penta = tally.pentanomial()
+    elo = tally.elo()
+    lines = [f"Elo: {format_elo(elo)} ({elo_basis(elo)})",
+             f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%",
+             f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
+             + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else "")]
+    if sprt := settings.sprt:
         llr = sprt_llr(penta, sprt.elo0, sprt.elo1)
         lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
-        return (f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] (logistic Elo, pentanomial GSPRT), alpha {sprt.alpha:g}, "
-                f"beta {sprt.beta:g}: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {sprt.verdict(llr)}")
+        lines.append(f"SPRT [{sprt.elo0:g}, {sprt.elo1:g}] (logistic Elo, pentanomial GSPRT), alpha {sprt.alpha:g}, "
+                     f"beta {sprt.beta:g}: LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) -> {sprt.verdict(llr)}")
+    return lines
+
+
+def _poldr_win_lines(settings: MatchSettings, names: list[str], tally: Tally) -> list[str]:
+    """Per engine: games, wins, win share with its 95% (Wilson) interval and mean final reserve;
+    then the same win shares per seat, which show any advantage of moving first."""
+    lines = []
+    for name in names:
+        reserves = tally.final_reserves.get(name)
+        mean_reserve = f"{sum(reserves) / len(reserves):.2f}" if reserves else "n/a"
+        lines.append(f"{name}: {count_of(tally.games, 'game')}, won {tally.engine_wins[name]}, "
+                     f"{share_with_interval(tally.engine_wins[name], tally.games)}, "
+                     f"mean final reserve {mean_reserve}")
+    for seat, colour in zip(settings.rules.seat_keys, POLDR_COLOURS):
+        lines.append(f"Seat {seat} ({colour}): won {tally.seat_wins[seat]}, "
+                     f"{share_with_interval(tally.seat_wins[seat], tally.games)}")
+    return lines

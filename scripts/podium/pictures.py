@@ -27,7 +27,7 @@ from .boards import (HAND_STATE_CODES, board_data, board_points, board_svg, hand
                      symbol_definitions, symbol_ids)
 from .notation import seat_to_move
 from .replay import PoldrBoard, PodsBoard, Replay
-from .stats import format_elo
+from .stats import count_of, elo_basis, format_elo
 from .summary import DEFAULT_SPRT, MatchSummary
 
 OPENING_NOTE = '<span class="opening">Grey moves</span> are the opening, not chosen by the engines.'
@@ -45,7 +45,7 @@ def game_page(replay: Replay, title: str | None = None) -> str:
 
 def match_page(replays: list[Replay], summary: MatchSummary, title: str | None = None) -> str:
     """The page of a match: its summary and running score, the viewer, the list of games."""
-    title = title or f"{' vs '.join(summary.engines)}: {summary.rules.describe()}, {_count(summary.games, 'game')}"
+    title = title or f"{' vs '.join(summary.engines)}: {summary.rules.describe()}, {count_of(summary.games, 'game')}"
     return _page(title, replays, summary)
 
 
@@ -137,13 +137,13 @@ def _game_data(replay: Replay, boards: dict[PodsBoard | PoldrBoard, str]) -> dic
         plies.append(entry)
     return {"number": replay.number, "game": replay.game, "board": boards[replay.board],
             "title": _game_title(replay), "outcome": _outcome(replay), "colours": list(replay.colours),
-            "openingPlies": replay.opening_plies, "moves": replay.moves, "plies": plies}
+            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies}
 
 
 def _game_title(replay: Replay) -> str:
     if replay.number is not None:
         return f"Game {replay.number}: {' vs '.join(replay.seats)}"
-    return "Position" + (f" and {_count(len(replay.moves), 'move')}" if replay.moves else "")
+    return "Position" + (f" and {count_of(len(replay.moves), 'move')}" if replay.moves else "")
 
 
 def _outcome(replay: Replay) -> str:
@@ -180,9 +180,10 @@ def summary_section(summary: MatchSummary) -> str:
         rows += [
             (f"W-L-D of {first} against {second}", f"{duel.wins}-{duel.losses}-{duel.draws}, score "
              f"{100 * duel.score:.1f}%"),
-            ("Elo", f"{format_elo(duel.elo, duel.margin)} (95%, from {duel.elo_from})"),
+            ("Elo", f"{format_elo(duel.elo)} ({elo_basis(duel.elo)})"),
             ("LOS", f"{100 * duel.los:.1f}%"),
-            ("Pentanomial [LL, LD, WL+DD, WD, WW]", f"{duel.pentanomial} over {_count(sum(duel.pentanomial), 'pair')}"),
+            ("Pentanomial [LL, LD, WL+DD, WD, WW]",
+             f"{duel.pentanomial} over {count_of(sum(duel.pentanomial), 'pair')}"),
             ("SPRT", f"LLR {sprt.llr:.2f} in ({sprt.lower:.2f}, {sprt.upper:.2f}): {sprt.verdict}; {test}"),
         ]
     figures = "".join(f"<tr><th>{_text(name)}</th><td>{_text(value)}</td></tr>" for name, value in rows)
@@ -263,10 +264,6 @@ def _game_list(replays: list[Replay]) -> str:
 
 def _text(value: object) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _count(number: int, thing: str) -> str:
-    return f"{number} {thing}{'' if number == 1 else 's'}"
 
 
 def _script_json(data: dict) -> str:
@@ -424,7 +421,8 @@ SCRIPT = """
         cell("span", "number", String(Math.floor((skipped + moveIndex) / seats) + 1) + ".");
         for (let blank = 0; moveIndex === 0 && blank < column; blank++) cell("span", "blank", "");
       }
-      link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
+      const played = link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
+      if (game.notes[moveIndex]) played.title = game.notes[moveIndex];  // the engine's score, depth, nodes, time
     });
     state.listed = index;
   }

@@ -14,7 +14,12 @@ import subprocess
 import threading
 import time
 
-from .errors import EngineStartFailed, EngineTerminated, EngineTimeout
+from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, ProtocolError
+
+# The longest line read from an engine, in bytes: the protocol's own limit on a line (protocol.md,
+# section 1). A longer line is a protocol error, and is not kept in memory.
+LONGEST_LINE = 1 << 20
+OVERLONG = object()  # in the queue of lines: a line was longer than LONGEST_LINE
 
 
 class ChildRegistry:
@@ -52,30 +57,42 @@ atexit.register(CHILDREN.kill_all)
 
 
 class Transcript:
-    """Optional log of all engine traffic (the arbiter's --log), for debugging protocol problems."""
+    """Optional log of all engine traffic (the arbiter's --log), for debugging protocol problems.
+
+    Closing it is final for every tagged view of it: a line written afterwards (a reader thread of
+    an engine being killed) is dropped, not an error."""
 
     def __init__(self, path: str | None):
-        self._file = open(path, "a", encoding="utf-8") if path else None
-        self._lock = threading.Lock()
+        self._log = _LogFile(open(path, "a", encoding="utf-8") if path else None)
         self._start = time.monotonic()
         self._prefix = ""
 
     def tagged(self, prefix: str) -> Transcript:
         """The same log, with lines marked by prefix (which worker's engine spoke)."""
         view = Transcript(None)
-        view._file, view._lock, view._start, view._prefix = self._file, self._lock, self._start, prefix
+        view._log, view._start, view._prefix = self._log, self._start, prefix
         return view
 
     def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
+        with self._log.lock:
+            if self._log.file is not None:
+                self._log.file.close()
+                self._log.file = None
 
     def write(self, label: str, direction: str, line: str) -> None:
-        if self._file is None:
-            return
-        with self._lock:
-            self._file.write(f"{time.monotonic() - self._start:10.3f} {self._prefix}{label} {direction} {line}\n")
-            self._file.flush()
+        with self._log.lock:
+            if self._log.file is None:
+                return
+            self._log.file.write(f"{time.monotonic() - self._start:10.3f} {self._prefix}{label} {direction} {line}\n")
+            self._log.file.flush()
+
+
+class _LogFile:
+    """The file a transcript and its tagged views share, and the lock that keeps their lines whole."""
+
+    def __init__(self, file):
+        self.file = file
+        self.lock = threading.Lock()
 
 
 class EngineProcess:
@@ -93,7 +110,7 @@ class EngineProcess:
             # A session of its own: our Ctrl-C is ours to handle, and killpg reaches any grandchildren.
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                cwd=cwd, text=True, encoding="utf-8", errors="replace", bufsize=1, start_new_session=True)
+                cwd=cwd, start_new_session=True)
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
             raise EngineStartFailed(f"cannot start {shlex.join(argv)}: {reason}") from None
@@ -104,9 +121,15 @@ class EngineProcess:
 
     def _pump(self) -> None:
         try:
-            for raw in self._proc.stdout:
+            while raw := self._proc.stdout.readline(LONGEST_LINE + 1):
                 stamp = time.monotonic()
-                line = raw.rstrip("\r\n")
+                if len(raw) > LONGEST_LINE and not raw.endswith(b"\n"):
+                    self._transcript.write(self.label, "<", f"{raw[:80].decode('utf-8', 'replace')}... "
+                                                            f"(longer than {LONGEST_LINE} bytes: not read)")
+                    self._lines.put((OVERLONG, stamp))
+                    self._skip_rest_of_line()
+                    continue
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
                 self._transcript.write(self.label, "<", line)
                 self._lines.put((line, stamp))
         except (OSError, ValueError):
@@ -114,6 +137,11 @@ class EngineProcess:
         with contextlib.suppress(OSError):
             self._proc.stdout.close()  # this thread is the only reader
         self._lines.put((None, time.monotonic()))
+
+    def _skip_rest_of_line(self) -> None:
+        """Reads on to the end of an overlong line, a piece at a time, keeping none of it."""
+        while (piece := self._proc.stdout.readline(LONGEST_LINE)) and not piece.endswith(b"\n"):
+            pass
 
     @property
     def pid(self) -> int:
@@ -126,7 +154,7 @@ class EngineProcess:
     def send(self, line: str) -> None:
         self._transcript.write(self.label, ">", line)
         try:
-            self._proc.stdin.write(line + "\n")
+            self._proc.stdin.write((line + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (OSError, ValueError):
             raise EngineTerminated(f"{self.label} is gone (writing {line!r})") from None
@@ -142,6 +170,9 @@ class EngineProcess:
         if line is None:
             self._ended = True
             raise EngineTerminated(f"{self.label} exited{self._exit_status()}")
+        if line is OVERLONG:
+            raise ProtocolError(f"{self.label} printed a line longer than the protocol's limit of "
+                                f"{LONGEST_LINE} bytes")
         return line, stamp
 
     def pending(self) -> list[str]:
@@ -154,7 +185,7 @@ class EngineProcess:
                 break
             if line is None:
                 self._ended = True
-            else:
+            elif line is not OVERLONG:  # stale output, dropped like any other
                 lines.append(line)
         return lines
 

@@ -49,6 +49,11 @@ def info_message(line: str, kind: str) -> str | None:
     return line[len(prefix):] if line.startswith(prefix) else None
 
 
+def info_messages(lines: Sequence[str], kind: str) -> list[str]:
+    """The messages of the `info string <kind>: <message>` lines among lines."""
+    return [message for line in lines if (message := info_message(line, kind)) is not None]
+
+
 @dataclass(frozen=True)
 class Score:
     """A search's score from one side's view: cp, the evaluation (positive is good for that side),
@@ -200,9 +205,12 @@ class EngineDriver:
             lines.append(line)
         return lines
 
-    def set_option(self, name: str, value: str | None = None) -> None:
-        """Sends `setoption` (without a value for a button); the engine answers only errors."""
-        self.send(f"setoption name {name}" + ("" if value is None else f" value {value}"))
+    def set_option(self, name: str, value: str | None = None) -> str:
+        """Sends `setoption` (without a value for a button) and returns the line sent; the engine
+        answers only errors."""
+        command = f"setoption name {name}" + ("" if value is None else f" value {value}")
+        self.send(command)
+        return command
 
     def ask(self, *questions: str) -> tuple[list[str], list[str]]:
         """Sends queries in one go (pipelined); returns their answers, `response` stripped, and the

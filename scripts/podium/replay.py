@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from .client import Engine
@@ -82,6 +82,7 @@ class Replay:
     result: str | None = None  # as the record has it: 1-0, 0-1, 1/2-1/2, p1win, p2win, p3win
     reason: str = ""
     detail: str = ""
+    notes: list[str] = field(default_factory=list)  # per move: what its engine said of it (move_note), or ""
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -136,7 +137,20 @@ def replay_record(engine: Engine, record: dict) -> Replay:
     replay.number = record_index(record) + 1
     replay.opening_plies = len(opening_moves)
     replay.result, replay.reason, replay.detail = record["result"], record["reason"], record.get("detail", "")
+    replay.notes = [""] * len(opening_moves) + [move_note(info) for info in record.get("move_info", [])]
     return replay
+
+
+def move_note(info: dict) -> str:
+    """A record's move_info of one move for people: 'cp 35, depth 6, 1234 nodes, 101 ms'."""
+    parts = [str(info["score"])] if info.get("score") is not None else []
+    if info.get("depth") is not None:
+        parts.append(f"depth {info['depth']}")
+    if info.get("nodes") is not None:
+        parts.append(f"{info['nodes']} nodes")
+    if info.get("time_ms") is not None:
+        parts.append(f"{info['time_ms']} ms")
+    return ", ".join(parts)
 
 
 def read_position(lines: list[str], game: str) -> Position:

@@ -33,20 +33,43 @@ def mean_and_variance(counts: list[float], values: tuple[float, ...]) -> tuple[f
     return mean, variance
 
 
-def elo_with_margin(counts: list[float], values: tuple[float, ...]) -> tuple[float, float]:
-    """Elo and half the width of its 95% interval, from outcome counts and their scores in [0, 1].
+@dataclass(frozen=True)
+class EloEstimate:
+    """The first engine's Elo against the second with its 95% interval, from `count` results, each
+    a game or a game pair (`unit`). What the results cannot tell is not made up:
+
+    no results: elo, low and high are nan; every result a win (a loss): elo is +inf (-inf), the
+    interval is bounded on one side only; every result the same draw-like score: no interval yet
+    (low and high nan); an interval that reaches a score of 1 (0): high is +inf (low is -inf)."""
+    elo: float
+    low: float
+    high: float
+    count: int
+    unit: str  # "game" or "game pair"
+
+    @property
+    def margin(self) -> float:
+        """Half the interval's width; nan unless it is bounded on both sides."""
+        return (self.high - self.low) / 2 if math.isfinite(self.low) and math.isfinite(self.high) else math.nan
+
+
+def elo_estimate(counts: list[float], values: tuple[float, ...], unit: str) -> EloEstimate:
+    """Elo and its 95% interval, from outcome counts and their scores in [0, 1].
 
     counts/values are per game (L, D, W) or per pair (pentanomial); the interval is the normal
-    interval of the mean score mapped through elo_from_score."""
+    interval of the mean score mapped through elo_from_score. When every result is a win (a loss)
+    the results have no spread to measure; the bound is then the Wilson interval's of n wins in n."""
     n = sum(counts)
     if n == 0:
-        return 0.0, math.nan
+        return EloEstimate(math.nan, math.nan, math.nan, 0, unit)
     mean, variance = mean_and_variance(counts, values)
+    if mean >= 1 or mean <= 0:
+        low, high = wilson_interval(n if mean >= 1 else 0, n)
+        return EloEstimate(elo_from_score(mean), elo_from_score(low), elo_from_score(high), n, unit)
+    if variance < 1e-12:  # every result alike (all draws, all pairs WL): no spread measured yet
+        return EloEstimate(elo_from_score(mean), math.nan, math.nan, n, unit)
     spread = Z_95 * math.sqrt(variance / n)
-    elo = elo_from_score(mean)
-    if not math.isfinite(elo):
-        return elo, math.nan
-    return elo, (elo_from_score(mean + spread) - elo_from_score(mean - spread)) / 2
+    return EloEstimate(elo_from_score(mean), elo_from_score(mean - spread), elo_from_score(mean + spread), n, unit)
 
 
 def wilson_interval(wins: int, games: int) -> tuple[float, float]:
@@ -105,15 +128,43 @@ class Sprt:
         return "continue"
 
 
+def count_of(number: int, thing: str) -> str:
+    """'1 game', '2 games'."""
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def share_with_interval(wins: int, games: int) -> str:
-    share = wins / games if games else 0.0
+    if not games:
+        return "win share n/a (no games)"
     low, high = wilson_interval(wins, games)
-    return f"win share {100 * share:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)"
+    return f"win share {100 * wins / games:.2f}% (95% interval {100 * low:.2f}% to {100 * high:.2f}%)"
 
 
-def format_elo(elo: float, margin: float) -> str:
-    margin_text = "nan" if math.isnan(margin) else f"{margin:.1f}"
-    return f"{elo + 0.0:+.1f} +/- {margin_text}"  # + 0.0 turns -0.0 into 0.0
+def format_elo(estimate: EloEstimate) -> str:
+    """'+34.9 +/- 122.1'; '> -233.1' when every result was a win; '+0.0, no interval yet' when
+    every result was alike; 'n/a' without results (elo_basis says what it rests on)."""
+    def signed(value: float) -> str:
+        return f"{value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
+
+    if estimate.count == 0:
+        return "n/a"
+    if estimate.elo == math.inf:
+        return f"> {signed(estimate.low)}"
+    if estimate.elo == -math.inf:
+        return f"< {signed(estimate.high)}"
+    if math.isnan(estimate.low):
+        return f"{signed(estimate.elo)}, no interval yet"
+    if not math.isfinite(estimate.low) or not math.isfinite(estimate.high):
+        return f"{signed(estimate.elo)}, interval {estimate.low:+.1f} to {estimate.high:+.1f}"
+    return f"{signed(estimate.elo)} +/- {estimate.margin:.1f}"
+
+
+def elo_basis(estimate: EloEstimate) -> str:
+    """What format_elo's figures rest on: '95%, from 10 game pairs', 'from 2 game pairs' (no interval)."""
+    if estimate.count == 0:
+        return "no games"
+    basis = f"from {count_of(estimate.count, estimate.unit)}"
+    return basis if math.isnan(estimate.low) else f"95%, {basis}"
 
 
 class Tally:
@@ -159,6 +210,13 @@ class Tally:
 
     def trinomial(self) -> list[int]:
         return [self.losses, self.draws, self.wins]
+
+    def elo(self) -> EloEstimate:
+        """Elo from game pairs (the pentanomial) once there is a complete pair, else from games."""
+        pentanomial = self.pentanomial()
+        if sum(pentanomial):
+            return elo_estimate(pentanomial, PAIR_SCORES, "game pair")
+        return elo_estimate(self.trinomial(), GAME_SCORES, "game")
 
     def pentanomial(self) -> list[int]:
         """[LL, LD, WL+DD, WD, WW] over complete pairs."""

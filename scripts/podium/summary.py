@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from .notation import POLDR_COLOURS
 from .records import is_poldr_record, points_for, record_engines, record_index
 from .rules import GameRules
-from .stats import (GAME_SCORES, PAIR_SCORES, Sprt, Tally, elo_with_margin, likelihood_of_superiority, sprt_bounds,
-                    sprt_llr, wilson_interval)
+from .stats import EloEstimate, Sprt, Tally, likelihood_of_superiority, sprt_bounds, sprt_llr, wilson_interval
 
 DEFAULT_SPRT = Sprt(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05)  # the arbiter's --sprt defaults
 
@@ -49,9 +48,7 @@ class HeadToHead:
     losses: int
     draws: int
     score: float  # points per game
-    elo: float
-    margin: float  # half the 95% interval; nan when it cannot be told
-    elo_from: str  # "game pairs" or "single games"
+    elo: EloEstimate  # from game pairs (the pentanomial) when there are any, else from games
     los: float
     pentanomial: list[int]  # [LL, LD, WL+DD, WD, WW]
     sprt: SprtState
@@ -106,15 +103,11 @@ def _win_share(label: str, wins: int, games: int) -> WinShare:
 
 
 def _head_to_head(tally: Tally, sprt: Sprt) -> HeadToHead:
-    """As the arbiter's report: Elo from game pairs when there are complete pairs, else from games."""
+    """As the arbiter's report."""
     pentanomial = tally.pentanomial()
-    if sum(pentanomial):
-        (elo, margin), elo_from = elo_with_margin(pentanomial, PAIR_SCORES), "game pairs"
-    else:
-        (elo, margin), elo_from = elo_with_margin(tally.trinomial(), GAME_SCORES), "single games"
     llr = sprt_llr(pentanomial, sprt.elo0, sprt.elo1)
     state = SprtState(sprt, llr, *sprt_bounds(sprt.alpha, sprt.beta), sprt.verdict(llr))
-    return HeadToHead(tally.wins, tally.losses, tally.draws, tally.score(), elo, margin, elo_from,
+    return HeadToHead(tally.wins, tally.losses, tally.draws, tally.score(), tally.elo(),
                       likelihood_of_superiority(tally.wins, tally.losses), pentanomial, state)
 
 

@@ -20,6 +20,7 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
             unanswered, `debug` and `Clear Hash` unknown, searchmoves, mate and ponder dropped
             from `go` (a bare `go` searches until stop), the Ponder option never set, multipv
             lines past the first and currmove lines never shown
+  longline  answers `go` with a line of 3 MiB, three times the protocol's longest, with no end
 
 Words after MODE are ignored: tests add one to find their processes.
 """
@@ -30,7 +31,7 @@ import subprocess
 import sys
 import threading
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "sloppy")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "sloppy", "longline")
 GO_WORDS = ("movetime", "depth", "nodes", "mate", "infinite", "ponder", "searchmoves", "movestogo", "wtime", "btime",
             "winc", "binc", "p1time", "p2time", "p3time", "p1inc", "p2inc", "p3inc")
 
@@ -154,6 +155,8 @@ def main() -> None:
                 print("Hello, I am not an engine")
             elif mode == "badmove":
                 print("bestmove z9z9")
+            elif mode == "longline":
+                print("info string " + "x" * (3 << 20), end="")
         sys.stdout.flush()
 
 

@@ -19,12 +19,12 @@ import time
 import unittest
 import uuid
 
-from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, fake, fake_command
+from support import ARBITER, NEEDS_PODIUM, PODIUM, RANDOM_MOVER, SCRIPTS, fake, fake_command
 
 from podium import errors, notation
 from podium.engines import Referee
 from podium.protocol import Timeouts
-from podium.records import load_records, points_for
+from podium.records import load_records, points_for, read_match
 from podium.rules import GameRules
 
 
@@ -52,6 +52,15 @@ class ArbiterRun:
         return done
 
     def read_records(self) -> list[dict]:
+        """The games of the records file, every line after its first, the match's settings."""
+        return self.read_lines()[1:]
+
+    def read_header(self) -> dict:
+        header = self.read_lines()[0]
+        self.test.assertEqual(header["type"], "match")
+        return header
+
+    def read_lines(self) -> list[dict]:
         with open(self.records, encoding="utf-8") as handle:
             return [json.loads(line) for line in handle]
 
@@ -90,6 +99,38 @@ class UsageTest(unittest.TestCase):
         self.assert_usage_error("--engine", fake("mute"), "--engine", f"cmd={fake_engine}", "--depth", "1",
                                 "--startup-timeout", "0.2", mentions="no ugiok within 0.2 s")
 
+    def test_hostile_arguments_and_files_are_one_line_usage_errors(self):
+        run = ArbiterRun(self)
+        engines = ["--engine", "name=a", fake("illegal"), "--engine", "name=b", fake("illegal")]
+        for tc in ("inf", "1e400", "1+inf", "nan"):
+            self.assert_usage_error(*engines, "--tc", tc, mentions=f"--tc {tc!r}")
+        self.assert_usage_error("--engine", "cmd='x", "--engine", fake("illegal"), "--depth", "1",
+                                mentions="cannot split it into words (no closing quotation)")
+        self.assert_usage_error(*engines, "--depth", "1", "--startup-timeout", "nan",
+                                mentions="argument --startup-timeout: expected a positive number of seconds")
+        self.assert_usage_error(*engines, "--depth", "1", "--timemargin", "-5",
+                                mentions="argument --timemargin: expected whole milliseconds")
+        not_utf8 = os.path.join(run.dir.name, "latin1.txt")
+        with open(not_utf8, "wb") as handle:
+            handle.write(b"# openings\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 \xe9t\xe9\n")
+        self.assert_usage_error(*engines, "--depth", "1", "--openings", not_utf8,
+                                mentions=f"{not_utf8}: line 2 is not UTF-8 text")
+        self.assert_usage_error(*engines, "--depth", "1", "--resume", not_utf8, mentions="line 2 is not UTF-8 text")
+        self.assert_usage_error("report", not_utf8, "-o", os.path.join(run.dir.name, "page.html"),
+                                mentions="line 2 is not UTF-8 text")
+        wrong_type = os.path.join(run.dir.name, "wrong.jsonl")
+        with open(wrong_type, "w", encoding="utf-8") as handle:
+            handle.write('{"game": "x", "pair": 0, "white": "a", "black": "b", "result": "1-0", "reason": "r"}\n')
+        self.assert_usage_error(*engines, "--depth", "1", "--resume", wrong_type,
+                                mentions=f"{wrong_type}: line 1: a game record whose 'game' is \"x\", "
+                                         f"not a game number")
+        missing_dir = os.path.join(run.dir.name, "no", "such")
+        for flag in ("--records", "--log"):
+            self.assert_usage_error(*engines, "--depth", "1", flag, os.path.join(missing_dir, "file"),
+                                    mentions=f"no such directory {missing_dir}")
+            self.assert_usage_error(*engines, "--depth", "1", flag, run.dir.name, mentions="is a directory")
+        self.assert_usage_error("frobnicate", mentions="unknown subcommand 'frobnicate': the subcommands are match")
+
     def test_poldr_usage_errors(self):
         engines = ["--engine", f"cmd={fake_command('illegal')}", "--engine", f"cmd={fake_command('illegal')}",
                    "--depth", "1"]
@@ -115,6 +156,7 @@ class MatchTest(unittest.TestCase):
             self.assertIn(record["result"], ("1-0", "0-1", "1/2-1/2"))
             self.assertNotIn(record["reason"], errors.ENGINE_FAULTS, record)
             self.assertEqual(set(record["time_ms"]), {"white", "black"})
+            self.check_move_info(record)
         by_pair: dict[int, list[dict]] = {}
         for record in records:
             by_pair.setdefault(record["pair"], []).append(record)
@@ -122,6 +164,18 @@ class MatchTest(unittest.TestCase):
             self.assertEqual(len({record["opening"] for record in pair}), 1)
             self.assertEqual({(record["white"], record["black"]) for record in pair}, {("one", "two"), ("two", "one")})
         self.replay(records, variant)
+
+    def check_move_info(self, record: dict) -> None:
+        """Per move, the time it took and what Podium's last info line said of it; the times add up."""
+        self.assertEqual(len(record["move_info"]), len(record["moves"]), record)
+        for ply, info in enumerate(record["move_info"]):
+            self.assertEqual(set(info), {"time_ms", "score", "depth", "nodes"})
+            self.assertRegex(info["score"], r"^(cp|mate) -?\d+$")
+            self.assertGreaterEqual(info["depth"], 1)
+            self.assertGreaterEqual(info["nodes"], 1)
+        first, second = ("white", "black") if record["opening"].split()[1] == "w" else ("black", "white")
+        for seat, moves in ((first, record["move_info"][0::2]), (second, record["move_info"][1::2])):
+            self.assertLessEqual(sum(info["time_ms"] for info in moves), record["time_ms"][seat] + len(moves))
 
     def replay(self, records: list[dict], variant) -> None:
         """Every move legal for an independent referee; the recorded end matches its verdict."""
@@ -145,7 +199,7 @@ class MatchTest(unittest.TestCase):
                          "option.Hash=8", "--games", "4", "--depth", "2", "--seed", "3")
         self.check_records(run.read_records(), done, 4, "standard")
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
-        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%")
+        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
         self.assertIn("LOS:", done.stdout)
 
     def test_advanced_match_with_random_openings_concurrently(self):
@@ -155,6 +209,7 @@ class MatchTest(unittest.TestCase):
                          "--random-plies", "3", "--rotation", "random", "--seed", "11", "--max-plies", "120")
         records = run.read_records()
         self.check_records(records, done, 4, "advanced")
+        self.assertNotIn("repeats game", done.stderr)  # the random openings differ
         for record in records:
             self.assertEqual(len(record["opening_moves"]), 3)
             self.assertTrue(record["opening"].endswith(" 3"), record["opening"])  # ply 3 after the random plies
@@ -172,6 +227,48 @@ class MatchTest(unittest.TestCase):
         self.check_records(records, done, 4, "standard")
         by_game = sorted(records, key=lambda record: record["game"])  # written in the order games ended
         self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "90", "90"])
+
+    def test_statistics_of_few_games_say_what_is_known(self):
+        # one game, won: a bound, not -inf +/- nan, and "1 game"
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", fake("illegal"),
+                         "--referee", PODIUM, "--games", "1", "--depth", "1")
+        self.assertIn("Match one vs two: 1 game (0 already recorded)", done.stdout)
+        self.assertIn("| 1/1 game, one vs two W-L-D 1-0-0, score 100.0%, Elo > -233.8\n", done.stdout)
+        self.assertIn("Results of one vs two (standard, depth 1, 1 game):", done.stdout)
+        self.assertIn("Elo: > -233.8 (95%, from 1 game)", done.stdout)
+        # four games between equals: progress and summary give the same figures, never nan
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--games", "4", "--depth", "1", "--max-plies", "120")
+        progress = re.findall(r"^Game \d+ .*, Elo (.*)$", done.stdout, re.M)
+        self.assertEqual(len(progress), 4, done.stdout)
+        for elo in progress:
+            self.assertNotIn("nan", elo)
+        summary = re.search(r"^Elo: (.*) \((?:95%, )?from 2 game pairs\)$", done.stdout, re.M)
+        self.assertIsNotNone(summary, done.stdout)
+        self.assertEqual(progress[-1], summary[1])
+
+    def test_an_option_the_engine_refuses_stops_the_match_before_any_game(self):
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "option.Hash=lots", "--games", "2", "--depth", "1", expect_rc=2)
+        self.assertEqual(done.stderr, "arbiter: error: engine two refuses `setoption name Hash value lots`: "
+                                      "Hash: 'lots' is not a whole number from 1 to 1024\n")
+        self.assertNotIn("Game 1", done.stdout)
+        self.assertFalse(os.path.exists(run.records))
+
+    def test_repeated_games_are_warned_of_once(self):
+        # at depth 1 from the one start position, pairs 0 and 1 are the same two games
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                         "--games", "6", "--depth", "1", "--max-plies", "60")
+        records = {record["game"]: record for record in run.read_records()}
+        self.assertEqual(records[0]["moves"], records[2]["moves"])
+        warnings = re.findall(r"^arbiter: warning: game (\d) repeats game (\d) move for move .*$", done.stderr, re.M)
+        self.assertEqual(len(warnings), 1, done.stderr)
+        self.assertIn(warnings[0], [("3", "1"), ("4", "2"), ("5", "3"), ("6", "4")])  # in the order games end
+        self.assertIn("vary the openings with --random-plies N or an --openings file", done.stderr)
 
     def test_sprt_stops_early(self):
         # Against an engine that loses every game, every pair is WW; with elo1 = 200 the LLR
@@ -229,6 +326,41 @@ class FaultTest(unittest.TestCase):
         self.assert_all_lost(self.play_against("badmove", "--depth", "1"), "badmove", "protocol error")
 
 
+    def test_overlong_line_is_a_protocol_error(self):
+        records = self.play_against("longline", "--depth", "1", "--stall-timeout", "2")
+        self.assert_all_lost(records, "longline", "protocol error")
+        for record in records:
+            self.assertEqual(record["detail"], "longline: longline printed a line longer than the protocol's "
+                                               "limit of 1048576 bytes", record)
+
+
+class LongLineTest(unittest.TestCase):
+    def test_an_overlong_line_is_refused_without_keeping_it(self):
+        # 100 MiB without a newline, then a line: the reader says the long line was too long, keeps
+        # reading after it, and never holds it (the reader's process stays far below 100 MiB).
+        engine = ("import sys\nfor _ in range(100): sys.stdout.buffer.write(b'x' * (1 << 20))\n"
+                  "sys.stdout.buffer.write(b'\\nafter\\n'); sys.stdout.flush(); sys.stdin.read()")
+        reader = f"""
+import resource, sys, time
+sys.path.insert(0, {SCRIPTS!r})
+from podium.errors import ProtocolError
+from podium.process import EngineProcess
+process = EngineProcess([sys.executable, "-c", {engine!r}], "long")
+try:
+    process.read(time.monotonic() + 30)
+except ProtocolError as error:
+    print(error.detail)
+print(process.read(time.monotonic() + 30)[0])
+process.kill()
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+        done = subprocess.run([sys.executable, "-c", reader], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        refusal, after, megabytes = done.stdout.splitlines()
+        self.assertEqual(refusal, "long printed a line longer than the protocol's limit of 1048576 bytes")
+        self.assertEqual(after, "after")
+        self.assertLess(int(megabytes), 60, "the reader kept the long line")
+
 @NEEDS_PODIUM
 class ResumeTest(unittest.TestCase):
     def test_resume_plays_only_the_missing_games_with_the_same_openings(self):
@@ -239,9 +371,9 @@ class ResumeTest(unittest.TestCase):
         run.match(*engines, *options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_two = handle.readlines()[:2]
+            kept = handle.readlines()[1:3]  # two games, no settings: a file of an older arbiter
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_two)
+            handle.writelines(kept)
             handle.write('{"game": 2, "pa')  # a line cut short by the interruption
         done = run.match(*engines, *options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
@@ -253,6 +385,45 @@ class ResumeTest(unittest.TestCase):
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["game"]])
 
+
+    def test_resume_alone_goes_on_with_the_settings_recorded(self):
+        run = ArbiterRun(self)
+        run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
+                  "--games", "4", "--depth", "1", "--random-plies", "2", "--variant", "advanced", "--max-plies", "120",
+                  "--seed", "5", "--concurrency", "2", "--timemargin", "150")
+        header, full = run.read_header(), run.read_records()
+        self.assertEqual([(engine["name"], engine["cmd"], engine["options"]) for engine in header["engines"]],
+                         [("one", [PODIUM], {}), ("two", [PODIUM], {"Hash": "8"})])
+        self.assertEqual((header["game"], header["variant"], header["games"], header["random_plies"], header["seed"],
+                          header["max_plies"], header["timemargin_ms"], header["concurrency"], header["shard"]),
+                         ("pods", "advanced", 4, 2, 5, 120, 150, 2, None))
+        self.assertEqual(header["time_control"], {"kind": "depth", "base_ms": 0, "inc_ms": 0, "value": 1})
+        with open(run.records, encoding="utf-8") as handle:
+            kept = handle.readlines()[:3]  # the settings and two games
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(kept)
+        done = run.match("--resume", run.records, records=False)
+        self.assertIn("Match one vs two: 4 games (2 already recorded), advanced, depth 1, seed 5", done.stdout)
+        resumed = run.read_records()
+        self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
+        openings = {record["game"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["game"]])
+        self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
+        contradiction = run.run("--resume", run.records, "--games", "6")
+        self.assertEqual(contradiction.returncode, 2, contradiction.stderr)
+        self.assertEqual(contradiction.stderr, f"arbiter: error: --resume {run.records}: --games gives 6, but the "
+                                               f"match recorded there has 4; leave it out to go on with the recorded "
+                                               f"settings\n")
+        how_run = run.match("--resume", run.records, "--concurrency", "1", "--stall-timeout", "30", records=False)
+        self.assertIn("(4 already recorded)", how_run.stdout)  # how it is run may change, not what it is
+        taken = run.run("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
+                        "--depth", "1", "--records", run.records)
+        self.assertEqual(taken.returncode, 2, taken.stderr)
+        self.assertIn(f"--records {run.records} holds a match already: continue it with --resume", taken.stderr)
+        page = run.run("report", run.records, "-o", os.path.join(run.dir.name, "match.html"), "--engine", PODIUM)
+        self.assertEqual(page.returncode, 0, page.stderr)
+        self.assertIn("4 games", page.stdout)
 
 POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
 NATURAL_ENDINGS = ("last brick", "most bricks")
@@ -348,7 +519,7 @@ class PoldrTest(PoldrRecordChecks):
             self.assertEqual(record["opening_base"], "4/4/4/4 b 8,8 1 0 -,-")
         self.assertIn("POLD.R 2 players, size 4, bricks 8", done.stdout)
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, 0, \d+, 0, \d+\]")
-        self.assertRegex(done.stdout, r"Elo: [+-]\d+\.\d .* \(95%, from 2 game pairs\)")
+        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
         self.assertRegex(done.stdout, r"SPRT \[0, 50\] .* -> continue")
 
     def test_poldr_clock_match_from_an_openings_file(self):
@@ -383,9 +554,9 @@ class PoldrTest(PoldrRecordChecks):
         run.match(*options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_two = handle.readlines()[:2]
+            kept = handle.readlines()[:3]  # the settings and two games
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_two)
+            handle.writelines(kept)
             handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(2 already recorded)", done.stdout)
@@ -398,9 +569,9 @@ class PoldrTest(PoldrRecordChecks):
         other_size = run.run(*options, "--size", "5", "--resume", run.records)  # --size given twice: the last wins
         self.assertEqual(other_size.returncode, 2, other_size.stderr)
         self.assertIn("size", other_size.stderr)
-        as_pods = run.run(*self.engines, "--games", "4", "--depth", "1", "--resume", run.records)
+        as_pods = run.run(*self.engines, "--game", "pods", "--games", "4", "--depth", "1", "--resume", run.records)
         self.assertEqual(as_pods.returncode, 2, as_pods.stderr)
-        self.assertIn("was a POLD.R game", as_pods.stderr)
+        self.assertIn("--game gives pods, but the match recorded there has poldr", as_pods.stderr)
 
 
 @NEEDS_PODIUM
@@ -449,9 +620,9 @@ class ThreePlayerTest(PoldrRecordChecks):
         run.match(*options, "--seed", "5")
         full = run.read_records()
         with open(run.records, encoding="utf-8") as handle:
-            first_three = handle.readlines()[:3]
+            kept = handle.readlines()[:4]  # the settings and three games
         with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(first_three)
+            handle.writelines(kept)
             handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
         done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
         self.assertIn("(3 already recorded)", done.stdout)
@@ -461,10 +632,88 @@ class ThreePlayerTest(PoldrRecordChecks):
         openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["index"]])
-        as_two_players = run.run(*POLDR, *self.engines[:6], "--games", "6", "--depth", "1", "--resume", run.records)
+        as_two_players = run.run(*POLDR, "--players", "2", *self.engines[:6], "--games", "6", "--depth", "1",
+                                 "--resume", run.records)
         self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
-        self.assertIn("had players, size, bricks (3, 4, 8), not (2, 4, 8)", as_two_players.stderr)
+        self.assertRegex(as_two_players.stderr, r"--engine gives one \(.*\), two \(.*\), but the match recorded "
+                                                r"there has one \(.*\), two \(.*, Hash=8\), three \(.*\); "
+                                                r"--players gives 2, but the match recorded there has 3; "
+                                                r"leave them out")
 
+
+@NEEDS_PODIUM
+class ShardTest(unittest.TestCase):
+    """A match played in shards and merged is the match played at once: the same games, the same report."""
+
+    # the games' fields that do not depend on when or where they were played
+    SAME = ("game", "index", "pair", "group", "white", "black", "seats", "opening", "opening_moves", "moves",
+            "result", "reason", "final")
+
+    def play_in_shards(self, arguments: list[str], shards: int) -> tuple[ArbiterRun, list[str], str]:
+        """The match at once, then in shards: the run, the shards' records files and the one run's report."""
+        run = ArbiterRun(self)
+        whole = run.match(*arguments)
+        files = []
+        for number in range(1, shards + 1):
+            files.append(os.path.join(run.dir.name, f"shard{number}.jsonl"))
+            done = run.run(*arguments, "--shard", f"{number}/{shards}", "--records", files[-1])
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn(f"shard {number}/{shards}", done.stdout)
+        return run, files, whole.stdout[whole.stdout.index("Results of"):]
+
+    def check_merged(self, run: ArbiterRun, files: list[str], report: str) -> None:
+        merged = os.path.join(run.dir.name, "merged.jsonl")
+        done = run.run("merge", *files, "-o", merged)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stdout.replace(merged, run.records), report)
+        def same(record: dict) -> dict:
+            return {key: record[key] for key in self.SAME if key in record}
+        one_run = sorted(run.read_records(), key=lambda record: record.get("index", record["game"]))
+        _, joined = read_match(merged)
+        self.assertEqual([same(record) for record in joined], [same(record) for record in one_run])
+        with open(merged, encoding="utf-8") as handle:
+            header = json.loads(handle.readline())
+        self.assertEqual({**header, "started": None}, {**run.read_header(), "started": None})
+
+    def test_two_player_shards_merge_into_the_match(self):
+        arguments = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
+                     "--games", "8", "--depth", "1", "--random-plies", "2", "--seed", "9", "--max-plies", "60"]
+        run, files, report = self.play_in_shards(arguments, 3)  # pairs 0 and 3, pair 1, pair 2
+        self.assertEqual([sorted(record["game"] for record in load_records(path)) for path in files],
+                         [[0, 1, 6, 7], [2, 3], [4, 5]])
+        self.assertRegex(report, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
+        self.check_merged(run, files, report)
+        partial = run.run("merge", files[0], files[2])
+        self.assertEqual(partial.returncode, 1, partial.stderr)
+        self.assertIn("Results of one vs two (standard, depth 1, 6 games):", partial.stdout)
+        self.assertEqual(partial.stderr, "arbiter: merge: not the whole match yet: missing shard 2/3\n")
+        twice = run.run("merge", files[0], files[0])
+        self.assertEqual((twice.returncode, twice.stderr),
+                         (2, f"arbiter: error: {files[0]} and {files[0]} are both shard 1/3\n"))
+        other = os.path.join(run.dir.name, "other.jsonl")
+        with open(files[1], encoding="utf-8") as shard, open(other, "w", encoding="utf-8") as handle:
+            lines = shard.readlines()
+            handle.writelines([json.dumps({**json.loads(lines[0]), "seed": 10}) + "\n", *lines[1:]])
+        foreign = run.run("merge", files[0], other)
+        self.assertEqual((foreign.returncode, foreign.stderr),
+                         (2, f"arbiter: error: {other} is not a shard of the match of {files[0]}: --seed is 10 there, "
+                             f"9 here\n"))
+        whole_and_shard = run.run("merge", run.records, files[0])
+        self.assertIn("is shard 1/3, but", whole_and_shard.stderr)
+        too_many = run.run(*arguments, "--shard", "5/5")
+        self.assertEqual((too_many.returncode, too_many.stderr),
+                         (2, "arbiter: error: --shard 5/5: the match has 4 openings (groups of games that share "
+                             "one), so at most that many shards\n"))
+
+    def test_three_player_shards_merge_into_the_match(self):
+        arguments = [*POLDR, "--players", "3", "--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two",
+                     f"cmd={PODIUM}", "--engine", "name=three", f"cmd={PODIUM}", "option.MultiplayerSearch=maxn",
+                     "--games", "12", "--depth", "1", "--random-plies", "2", "--seed", "4"]
+        run, files, report = self.play_in_shards(arguments, 2)
+        self.assertEqual([sorted(record["index"] for record in load_records(path)) for path in files],
+                         [list(range(6)), list(range(6, 12))])  # a group's six seatings stay together
+        self.assertIn("one: 12 games, won", report)
+        self.check_merged(run, files, report)
 
 @NEEDS_PODIUM
 class RandomMoverTest(PoldrRecordChecks):
@@ -586,6 +835,28 @@ class InterruptTest(unittest.TestCase):
         self.assertIn("interrupted", stderr)
         self.assertTrue(wait_for(lambda: not processes_tagged(tag), 5), f"left behind: {processes_tagged(tag)}")
 
+
+    def test_interrupt_with_a_log_prints_no_traceback(self):
+        # Workers were still writing to the log (an engine's `quit`) after it was closed, and printed
+        # a ValueError in most runs; the shutdown now ends the workers first. Two runs, two signals.
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            run = ArbiterRun(self)
+            log = os.path.join(run.dir.name, "engines.log")
+            process = subprocess.Popen(
+                [sys.executable, ARBITER, "--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two",
+                 f"cmd={PODIUM}", "--games", "100", "--depth", "1", "--concurrency", "2", "--log", log,
+                 "--records", run.records], cwd=run.dir.name, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            self.addCleanup(process.kill)
+            self.assertTrue(wait_for(lambda: len(load_records(run.records)) >= 1 if os.path.exists(run.records)
+                                     else False, 20), "no game was played")
+            process.send_signal(signum)
+            _, stderr = process.communicate(timeout=20)
+            self.assertEqual(process.returncode, 128 + signum, stderr)
+            self.assertNotIn("Error", stderr)
+            interrupted = f"arbiter: interrupted by {signal.Signals(signum).name}; engines stopped\n"
+            self.assertTrue(stderr.endswith(interrupted), stderr)
+            with open(log, encoding="utf-8") as handle:
+                self.assertIn("uginewgame", handle.read())
 
 def wait_for(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds

@@ -121,7 +121,7 @@ class PagesTest(unittest.TestCase):
         duel = summary.head_to_head
         self.assertEqual((duel.wins, duel.losses, duel.draws), (2, 1, 1))
         self.assertEqual(duel.pentanomial, [0, 1, 0, 0, 1])  # pair 0: WW, pair 1: a draw and a loss, LD
-        self.assertEqual(duel.elo_from, "game pairs")
+        self.assertEqual((duel.elo.count, duel.elo.unit), (2, "game pair"))
         self.assertEqual(duel.sprt.verdict, "continue")
         self.assertEqual(summary.running_score["new"], [1.0, 1.0, 2.5 / 3, 2.5 / 4])
         page = match_page([self.position_replay(["new", "old"])], summary)
@@ -146,10 +146,13 @@ class ReplayTest(unittest.TestCase):
     def test_a_record_is_replayed_from_the_position_before_its_opening_moves(self):
         record = {**pods_record(4, "x", "y", "0-1", ["N@e3"]), "opening_moves": ["B@a1"],
                   "opening": "6/6/6/6/6/B5 b ACDEFGHIJKLMNabcdefghijklmn 0 1",
-                  "opening_base": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"}
+                  "opening_base": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0",
+                  "move_info": [{"time_ms": 101, "score": "cp -35", "depth": 6, "nodes": 1234}]}
         with open_engine([PODIUM]) as engine:
             replay = replay_record(engine, record)
         self.assertEqual((replay.number, replay.opening_plies, replay.moves), (5, 1, ["B@a1", "N@e3"]))
+        self.assertEqual(replay.notes, ["", "cp -35, depth 6, 1234 nodes, 101 ms"])  # the opening move has none
+        self.assertIn('"notes":["","cp -35, depth 6, 1234 nodes, 101 ms"]', game_page(replay))
         self.assertEqual([position.pieces for position in replay.positions], [{}, {"a1": "B"}, {"a1": "B", "e3": "n"}])
         self.assertEqual(replay.board.letters, "ABCDEFGHIJKLMN")
 

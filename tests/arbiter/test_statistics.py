@@ -10,7 +10,7 @@ import unittest
 
 import support  # noqa: F401  (puts the checkout's scripts/ on sys.path)
 
-from podium import cli, game, notation, records, stats
+from podium import game, notation, records, settings, stats
 from podium.clock import GameClock, TimeControl, parse_tc
 from podium.errors import UsageError
 from podium.rules import GameRules
@@ -32,9 +32,11 @@ class StatisticsTest(unittest.TestCase):
         # per-game variance = (6 * 0.3^2 + 2 * 0.7^2 + 2 * 0.2^2) / 10 = (0.54 + 0.98 + 0.08) / 10 = 0.16
         # standard error = sqrt(0.16 / 10) = 0.126491; 1.959964 * 0.126491 = 0.247919
         # Elo(0.947919) = 504.04, Elo(0.452081) = -33.40 -> margin = (504.04 + 33.40) / 2 = 268.72
-        elo, margin = stats.elo_with_margin([2, 2, 6], stats.GAME_SCORES)
-        self.assertAlmostEqual(elo, 147.19, places=2)
-        self.assertAlmostEqual(margin, 268.72, places=1)
+        estimate = stats.elo_estimate([2, 2, 6], stats.GAME_SCORES, "game")
+        self.assertAlmostEqual(estimate.elo, 147.19, places=2)
+        self.assertAlmostEqual(estimate.margin, 268.72, places=1)
+        self.assertEqual(stats.format_elo(estimate), "+147.2 +/- 268.7")
+        self.assertEqual(stats.elo_basis(estimate), "95%, from 10 games")
 
     def test_likelihood_of_superiority(self):
         # W=6 L=2: 0.5 * (1 + erf(4 / sqrt(2 * 8))) = 0.5 * (1 + erf(1)) = 0.5 * 1.842701 = 0.921350
@@ -48,9 +50,35 @@ class StatisticsTest(unittest.TestCase):
         # variance = (0.55^2 + 0.3^2 + 4 * 0.05^2 + 3 * 0.2^2 + 0.45^2) / 10 = 0.725 / 10 = 0.0725
         # se = sqrt(0.0725 / 10) = 0.085147; 1.959964 * se = 0.166886
         # Elo(0.716886) = 161.04, Elo(0.383114) = -83.10 -> margin = 122.07
-        elo, margin = stats.elo_with_margin([1, 1, 4, 3, 1], stats.PAIR_SCORES)
-        self.assertAlmostEqual(elo, 34.86, places=2)
-        self.assertAlmostEqual(margin, 122.07, places=1)
+        estimate = stats.elo_estimate([1, 1, 4, 3, 1], stats.PAIR_SCORES, "game pair")
+        self.assertAlmostEqual(estimate.elo, 34.86, places=2)
+        self.assertAlmostEqual(estimate.margin, 122.07, places=1)
+
+    def test_elo_of_empty_and_one_sided_samples(self):
+        # no results: nothing to say
+        nothing = stats.elo_estimate([0, 0, 0], stats.GAME_SCORES, "game")
+        self.assertEqual((stats.format_elo(nothing), stats.elo_basis(nothing)), ("n/a", "no games"))
+        # every game won, 4 of 4: the Wilson interval's lower end, 4 / (4 + z^2) = 4 / 7.841459 = 0.510109
+        # -> Elo -400 log10(1/0.510109 - 1) = +7.03, unbounded above
+        won = stats.elo_estimate([0, 0, 4], stats.GAME_SCORES, "game")
+        self.assertEqual((won.elo, won.high), (math.inf, math.inf))
+        self.assertAlmostEqual(won.low, 7.03, places=2)
+        self.assertEqual(stats.format_elo(won), "> +7.0")
+        self.assertEqual(stats.elo_basis(won), "95%, from 4 games")
+        # one pair, lost twice: the Wilson interval of 0 in 1 ends at z^2 / (1 + z^2) = 0.793457 -> +233.8
+        lost = stats.elo_estimate([1, 0, 0, 0, 0], stats.PAIR_SCORES, "game pair")
+        self.assertEqual(stats.format_elo(lost), "< +233.8")
+        self.assertEqual(stats.elo_basis(lost), "95%, from 1 game pair")
+        # two pairs, each won once and lost once: score 0.5 with no spread at all
+        alike = stats.elo_estimate([0, 0, 2, 0, 0], stats.PAIR_SCORES, "game pair")
+        self.assertEqual(stats.format_elo(alike), "+0.0, no interval yet")
+        self.assertEqual(stats.elo_basis(alike), "from 2 game pairs")
+        # W=3 L=1: mean 0.75, variance 0.1875, 1.959964 * sqrt(0.1875 / 4) = 0.424352; 0.75 + 0.42 > 1:
+        # the interval is open above, below it is Elo(0.325648) = -126.4
+        open_above = stats.elo_estimate([1, 0, 3], stats.GAME_SCORES, "game")
+        self.assertEqual(stats.format_elo(open_above), "+190.8, interval -126.4 to +inf")
+        for estimate in (nothing, won, lost, alike, open_above):
+            self.assertNotIn("nan", stats.format_elo(estimate))
 
     def test_sprt_bounds(self):
         # alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439, ln(0.95 / 0.05) = +2.944439
@@ -143,8 +171,8 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(specs[7].seating, (0, 2, 1))
         two = game.game_specs(3, GameRules("poldr"))  # as ever: pairs with colours swapped
         self.assertEqual([(spec.group, spec.seating) for spec in two], [(0, (0, 1)), (0, (1, 0)), (1, (0, 1))])
-        self.assertEqual(cli.whole_groups(7, three), 12)
-        self.assertEqual(cli.whole_groups(7, GameRules("poldr")), 7)
+        self.assertEqual(settings.whole_groups(7, three), 12)
+        self.assertEqual(settings.whole_groups(7, GameRules("poldr")), 7)
 
     def test_three_player_clock(self):
         clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,

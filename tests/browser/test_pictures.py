@@ -172,7 +172,7 @@ class BrowserPages(unittest.TestCase):
         path = os.path.join(cls.directory, name)
         run([sys.executable, os.path.join(SCRIPTS, "arbiter.py"), *arguments, "--records", path], cls.directory)
         with open(path, encoding="utf-8") as records:
-            games = [json.loads(line) for line in records]
+            games = [json.loads(line) for line in records][1:]  # the first line is the match's settings
         return sorted(games, key=lambda record: record.get("index", record["game"]))
 
     # -- the browser
