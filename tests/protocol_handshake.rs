@@ -44,7 +44,8 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
             "MultiplayerSearch",
             "MultiPV",
             "Ponder",
-            "Clear"
+            "Clear",
+            "EvalWeights"
         ]
     );
     assert_eq!(engine.sync(), Vec::<String>::new(), "isready answers readyok alone");

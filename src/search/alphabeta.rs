@@ -224,6 +224,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     root_moves: Vec<G::Move>,
     /// The score of `pv[0]` once a root move has been searched this iteration.
     root_score: Option<i32>,
+    /// The last best line reported by an iteration.
+    best_line: Option<Report<G::Move>>,
 }
 
 impl Searcher {
@@ -420,6 +422,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             horizon_reached: false,
             root_moves: Vec::new(),
             root_score: None,
+            best_line: None,
         }
     }
 
@@ -497,7 +500,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         // Asked for a proof (`solve`): the dedicated search goes first, with
         // every node it needs; the iterations only if it cannot finish.
         if self.prove_first
-            && let Some(proof) = self.try_proof(root, u64::MAX)
+            && let Some(proof) = self.try_proof(root, u64::MAX, 0)
         {
             best = proof;
             best.nodes = self.total_nodes();
@@ -505,6 +508,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         // The best line's score at each depth, for aspiration windows.
         let mut scores: Vec<Option<i32>> = vec![None; max_depth as usize + 1];
+        // Whether the last line reported is a proof the search does not play.
+        let mut last_proof_line = false;
         'deepening: for depth in first_depth..=max_depth {
             let mut first_score = 0;
             self.root_moves.clone_from(&allowed);
@@ -527,6 +532,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     break 'deepening;
                 }
                 let found = self.report_line(root, line, depth, score);
+                last_proof_line = false;
                 if line == 1 {
                     best = found;
                     first_score = score;
@@ -539,16 +545,18 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             // the proof a share of the nodes the iterations have had.
             if first_score.abs() <= MATE_BOUND && !proofs_done {
                 let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
-                match self.try_proof(root, budget) {
-                    Some(proof) if matches!(proof.score, Score::Mate(moves) if moves > 0) => {
+                if let Some(proof) = self.try_proof(root, budget, depth) {
+                    let won = matches!(proof.score, Score::Mate(moves) if moves > 0);
+                    // Lost against a coalition of the others is not lost
+                    // against each of them: look on for the best practical
+                    // move. Otherwise the proof is played: the win, or the
+                    // longest resistance.
+                    if won || self.players == 2 {
                         best = proof;
                         break;
                     }
-                    // Lost against perfect play: go on searching for the move
-                    // that makes a fallible opponent's task hardest, and try
-                    // no more proofs.
-                    Some(_) => proofs_done = true,
-                    None => {}
+                    proofs_done = true;
+                    last_proof_line = true;
                 }
             }
             let mate_found =
@@ -559,6 +567,12 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if proven || mate_found || self.past(soft) {
                 break;
             }
+        }
+        // The last line reported is the one the move played comes from.
+        if last_proof_line && let Some(mut line) = self.best_line.take() {
+            line.nodes = self.total_nodes();
+            line.elapsed = self.started.elapsed();
+            (self.report)(Progress::Line(&line));
         }
         // `go infinite` and pondering wait for `stop` (or `ponderhit`) even
         // after the last depth.
@@ -624,6 +638,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             pv,
         };
         (self.report)(Progress::Line(&report));
+        if line == 1 {
+            self.best_line = Some(report);
+        }
         result
     }
 
@@ -644,7 +661,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// most `budget` nodes (proved positions are kept, so each attempt goes
     /// on from the last), and reports a proof found. A proved win ends the
     /// search: no iteration improves on it.
-    fn try_proof(&mut self, root: &G::Position, budget: u64) -> Option<SearchResult<G::Move>> {
+    fn try_proof(&mut self, root: &G::Position, budget: u64, depth: u32) -> Option<SearchResult<G::Move>> {
         let bound = self.game.plies_left_bound(root)?;
         if bound > self.game.proof_horizon() && !self.eager_proofs {
             return None;
@@ -673,16 +690,21 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let pv = self.proof_line(root);
         let plies = proven.plies as i32;
         let score = if proven.mover_wins { MATE - plies } else { -MATE + plies };
+        // Reported at the depth the iterations reached (reports never go
+        // back in depth), the proof's length as the selective depth; a
+        // proof that came first goes as deep as the game's end.
+        let depth = if depth == 0 { proven.plies } else { depth };
+        let seldepth = self.seldepth.max(proven.plies);
         let result = SearchResult {
             best_move: pv.first().copied(),
             score: self.reported_score(root, score, &pv),
-            depth: proven.plies,
+            depth,
             nodes: self.total_nodes(),
         };
         (self.report)(Progress::Line(&Report {
             multipv: 1,
-            depth: proven.plies,
-            seldepth: proven.plies,
+            depth,
+            seldepth,
             score: result.score,
             nodes: result.nodes,
             elapsed: self.started.elapsed(),
