@@ -32,9 +32,6 @@ from .summary import match_summary
 SUBCOMMANDS = ("match", "compliance", "report", "merge")
 
 
-SUBCOMMANDS = ("match", "compliance", "report", "merge")
-
-
 class ArgumentParser(argparse.ArgumentParser):
     """Bad usage is one line on stderr and exit 2, never a usage dump or a traceback."""
 
