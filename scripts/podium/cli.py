@@ -1,5 +1,5 @@
 """The arbiter's command line: its parsers, the subcommands (a match, compliance, report, merge,
-openings), checking that the engines start, and main(), which turns every error into one
+openings, export), checking that the engines start, and main(), which turns every error into one
 line and an exit status. The settings of a match are made in settings.py."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .clock import LONGEST_MS
 from .compliance import Compliance
 from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
+from .export import export_games
 from .header import match_header
 from .match import Match, MatchSettings, match_report
 from .merge import join_shards
@@ -32,7 +33,7 @@ from .settings import (MATCH_DEFAULTS, build_settings, check_writable, fill_from
 from .stats import Tally, count_of
 from .summary import match_summary
 
-SUBCOMMANDS = ("match", "compliance", "report", "merge", "openings")
+SUBCOMMANDS = ("match", "compliance", "report", "merge", "openings", "export")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -276,6 +277,23 @@ def openings_parser() -> ArgumentParser:
     return parser
 
 
+def export_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py export", description="Write the Pods games of match records as "
+                            "`podium tune --games` reads them: one line per game, `<result> <start> moves <move> "
+                            "...`, the result from White's view (1-0, 0-1, 1/2-1/2), the start the position before "
+                            "the opening's random plies, which lead the moves. Games ended by a fault (illegal move, "
+                            "crash, stall, time forfeit, protocol error) say nothing of the position and are left "
+                            "out, and so are POLD.R games; draws adjudicated at --max-plies are kept. The summary "
+                            "goes to stderr.")
+    parser.add_argument("records", nargs="+", metavar="RECORDS", help="match records (JSON lines)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="the file to write (default: stdout)")
+    parser.add_argument("--variant", choices=VARIANTS, help="only the games of this variant (needed when the "
+                        "records hold both: podium tune fits one)")
+    parser.add_argument("--unique", action="store_true", help="drop a game that is the same as one before it: "
+                        "same start, same moves")
+    return parser
+
+
 def header_settings(header: dict, records_path: str) -> MatchSettings:
     """The settings of the match a header describes (merge reads them from the shards' records)."""
     args = match_parser().parse_args([])
@@ -457,6 +475,29 @@ def run_openings(argv: list[str]) -> int:
     return 0
 
 
+def run_export(argv: list[str]) -> int:
+    """Match records as the games `podium tune` fits its weights to (export.py)."""
+    args = export_parser().parse_args(argv)
+    if args.output:
+        check_writable(args.output, "--output")
+    export = export_games(args.records, args.variant, args.unique)
+    text = "".join(line + "\n" for line in export.lines)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as output:
+                output.write(text)
+        except OSError as error:
+            raise UsageError(f"--output {args.output}: {error.strerror}") from None
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    variant = next(iter(export.variants))
+    target = args.output or "-"
+    print(f"arbiter: export: {export.summary()}; fit them with: podium tune --variant {variant} --games {target}",
+          file=sys.stderr)
+    return 0
+
+
 def raise_interrupted(signum: int, _frame) -> None:
     """The first SIGINT or SIGTERM ends the program; later ones would only break its shutdown
     (workers first, then the records and the log), which is short: every engine is killed."""
@@ -480,6 +521,8 @@ def main(argv: list[str]) -> int:
             return run_merge(argv[1:])
         if argv[:1] == ["openings"]:
             return run_openings(argv[1:])
+        if argv[:1] == ["export"]:
+            return run_export(argv[1:])
         return run_match(argv[1:] if argv[:1] == ["match"] else argv)
     except UsageError as error:
         print(f"arbiter: error: {error}", file=sys.stderr)
