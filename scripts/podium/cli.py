@@ -247,7 +247,7 @@ def openings_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="arbiter.py openings", epilog=OPENINGS_EPILOG,
                             formatter_class=argparse.RawDescriptionHelpFormatter,
                             description="Write an openings file of balanced positions: random walks of a few plies "
-                            "from the start whose score at a fixed depth is near even.")
+                            "from\nthe start whose score at a fixed depth is near even.")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the openings file to write")
     parser.add_argument("--engine", metavar="CMD", help="the Podium that referees the walks and scores them with "
                         "`analyse` (default: $PODIUM_BIN, else this checkout's target/release/podium)")
