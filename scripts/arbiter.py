@@ -19,6 +19,8 @@ protocol self-test of one engine.
     arbiter.py merge shard*.jsonl -o match.jsonl
     arbiter.py compliance --engine cmd=./target/release/podium
     arbiter.py report match.jsonl -o match.html
+    arbiter.py openings --variant standard --plies 4 --depth 7 --max-score 50 --count 200 --seed 1 -o book.txt
+    arbiter.py export match.jsonl --unique -o games.txt
 
 `--resume` continues an interrupted match with the settings its records file starts with. `--shard
 K/N` plays one of N slices of a match (run the N slices on as many machines), and `merge` joins
@@ -26,6 +28,10 @@ their records and prints the match's report.
 
 `report` writes a match's page: one self-contained HTML file (it opens offline) with the summary,
 the running score and every game on a board that steps through it (scripts/picture.py: one game).
+
+`openings` writes a book of balanced openings for --openings: random walks of a few plies from the
+start whose score at a fixed depth (`podium analyse`) is near even. `export` writes the Pods games
+of records as `podium tune --games` reads them.
 
 scripts/random_mover.py is an engine that plays uniformly random legal moves (asking a Podium for
 them), a baseline for measurements in either game.

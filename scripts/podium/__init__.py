@@ -31,6 +31,8 @@ The modules, one job each:
     boards      the boards as SVG
     pictures    self-contained HTML pages of a game or a match
     settings    a match's settings, from the arbiter's arguments or a resumed file
+    balanced    books of balanced openings: random walks scored by `podium analyse`
+    export      the Pods games of records, as `podium tune --games` reads them
     cli         the arbiter's command line (scripts/arbiter.py)
 """
 

@@ -1,19 +1,22 @@
-"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report, merge),
-checking that the engines start, and main(), which turns every error into one line and an exit
-status. The settings of a match are made in settings.py."""
+"""The arbiter's command line: its parsers, the subcommands (a match, compliance, report, merge,
+openings, export), checking that the engines start, and main(), which turns every error into one
+line and an exit status. The settings of a match are made in settings.py."""
 
 from __future__ import annotations
 
 import argparse
 import math
 import os
+import random
 import signal
 import sys
 
+from .balanced import BookSettings, make_book
 from .clock import LONGEST_MS
 from .compliance import Compliance
 from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
+from .export import export_games
 from .header import match_header
 from .match import Match, MatchSettings, match_report
 from .merge import join_shards
@@ -21,18 +24,16 @@ from .notation import poldr_shape
 from .openings import OpeningBook
 from .process import CHILDREN
 from .pictures import match_page
+from .protocol import Timeouts
 from .records import RecordFile, load_records, record_index
-from .replay import replay_records
+from .replay import default_engine_command, replay_records
 from .rules import GAMES, VARIANTS
 from .settings import (MATCH_DEFAULTS, build_settings, check_writable, fill_from_header, open_transcript, parse_engine,
-                       parse_sprt, settings_from, split_command)
+                       parse_sprt, rules_from, settings_from, split_command)
 from .stats import Tally, count_of
 from .summary import match_summary
 
-SUBCOMMANDS = ("match", "compliance", "report", "merge")
-
-
-SUBCOMMANDS = ("match", "compliance", "report", "merge")
+SUBCOMMANDS = ("match", "compliance", "report", "merge", "openings", "export")
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -204,6 +205,95 @@ def merge_parser() -> ArgumentParser:
     return parser
 
 
+def whole_number(minimum: int):
+    """An argument that is a whole number, at least minimum."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number of at least {minimum}, got {text!r}")
+        return value
+    return parse
+
+
+OPENINGS_EPILOG = """\
+Each candidate is the start position (at --rotation) after --plies moves drawn uniformly among the
+legal moves, as a match draws its --random-plies: walk k follows from the seed and k alone, and a
+walk that ends the game is drawn again. A position an earlier walk reached is skipped; the others
+are scored by `ENGINE analyse --positions - --depth D --json`, so the engine must be a Podium (it
+also referees the walks). Each position is searched with a cleared hash: one seed and one engine
+give one file, whatever --concurrency. A position is kept when its score is in centipawns, within
+--max-score of 0 (from the side to move's view; a mate or a proof never is), until --count are kept.
+When --max-candidates walks do not give them, the positions found are written and the exit status
+is 1. A summary goes to stderr: candidates, kept, duplicates, mates, and the scores' mean and spread.
+
+The file starts with '#' lines saying how it was made (the arguments that make it again, the engine,
+the seed), which --openings skips, then one position line per line, in the order they were found:
+
+    arbiter.py openings --plies 4 --depth 7 --max-score 50 --count 200 --seed 1 -o book.txt
+    arbiter.py --engine ... --engine ... --openings book.txt --games 400 --tc 1+0.01
+
+A match plays line g (from 0) in games 2g and 2g+1, colours swapped, and uses the lines again in
+turn when it has more games.
+
+POLD.R (--game poldr) with two players only: with three, a score is the mover's against both others
+and no score says that the seats stand even.
+"""
+
+
+def openings_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py openings", epilog=OPENINGS_EPILOG,
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            description="Write an openings file of balanced positions: random walks of a few plies "
+                            "from\nthe start whose score at a fixed depth is near even.")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the openings file to write")
+    parser.add_argument("--engine", metavar="CMD", help="the Podium that referees the walks and scores them with "
+                        "`analyse` (default: $PODIUM_BIN, else this checkout's target/release/podium)")
+    parser.add_argument("--game", choices=GAMES, default="pods", help="the game (default pods)")
+    parser.add_argument("--variant", choices=VARIANTS, help="Pods: standard (default) or advanced")
+    parser.add_argument("--rotation", choices=["0", "90", "180", "270", "random"],
+                        help="Pods: the start position's board rotation (default 0)")
+    parser.add_argument("--size", type=int, metavar="N", help="POLD.R: board size, 4 to 9 (default 5)")
+    parser.add_argument("--bricks", type=int, metavar="N", help="POLD.R: bricks per player, 1 to 40 (default 16)")
+    parser.add_argument("--players", type=int, metavar="N", help="POLD.R: players, 2 only (see below)")
+    parser.add_argument("--plies", type=whole_number(1), default=4, metavar="N",
+                        help="random legal moves from the start (default 4)")
+    parser.add_argument("--depth", type=whole_number(1), default=7, metavar="D", help="search depth of the scores "
+                        "(default 7)")
+    parser.add_argument("--max-score", type=whole_number(0), default=50, metavar="CP",
+                        help="keep positions scored within CP centipawns of 0 (default 50)")
+    parser.add_argument("--count", type=whole_number(1), default=100, metavar="K",
+                        help="positions to write (default 100)")
+    parser.add_argument("--max-candidates", type=whole_number(1), metavar="N",
+                        help="give up after this many walks (default 50 per position asked for)")
+    parser.add_argument("--seed", type=int, help="seed of the walks (default: random; the file records it)")
+    parser.add_argument("--concurrency", type=whole_number(1), default=1, metavar="N",
+                        help="`analyse` processes at once (default 1; the file does not depend on it)")
+    parser.add_argument("--stall-timeout", type=seconds, default=MATCH_DEFAULTS["stall_timeout"], metavar="S",
+                        help="longest wait for one position's score (default 60)")
+    parser.set_defaults(max_plies=None)  # rules_from's Pods-only settings
+    return parser
+
+
+def export_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="arbiter.py export", description="Write the Pods games of match records as "
+                            "`podium tune --games` reads them: one line per game, `<result> <start> moves <move> "
+                            "...`, the result from White's view (1-0, 0-1, 1/2-1/2), the start the position before "
+                            "the opening's random plies, which lead the moves. Games ended by a fault (illegal move, "
+                            "crash, stall, time forfeit, protocol error) say nothing of the position and are left "
+                            "out, and so are POLD.R games; draws adjudicated at --max-plies are kept. The summary "
+                            "goes to stderr.")
+    parser.add_argument("records", nargs="+", metavar="RECORDS", help="match records (JSON lines)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="the file to write (default: stdout)")
+    parser.add_argument("--variant", choices=VARIANTS, help="only the games of this variant (needed when the "
+                        "records hold both: podium tune fits one)")
+    parser.add_argument("--unique", action="store_true", help="drop a game that is the same as one before it: "
+                        "same start, same moves")
+    return parser
+
+
 def header_settings(header: dict, records_path: str) -> MatchSettings:
     """The settings of the match a header describes (merge reads them from the shards' records)."""
     args = match_parser().parse_args([])
@@ -351,6 +441,63 @@ def run_merge(argv: list[str]) -> int:
     return 0
 
 
+def run_openings(argv: list[str]) -> int:
+    """A book of balanced openings (balanced.py), written with how it was made."""
+    args = openings_parser().parse_args(argv)
+    rules = rules_from(args)
+    if rules.players != 2:
+        raise UsageError(f"--players {rules.players}: balanced openings need two players; with three a score is "
+                         f"the mover's against both others, and none says that the seats stand even")
+    max_candidates = 50 * args.count if args.max_candidates is None else args.max_candidates
+    if max_candidates < args.count:
+        raise UsageError(f"--max-candidates {max_candidates} is fewer than --count {args.count}")
+    check_writable(args.output, "--output")
+    settings = BookSettings(
+        engine_argv=split_command(args.engine, "--engine ") if args.engine else default_engine_command(),
+        rules=rules, rotation=None if rules.poldr else args.rotation or "0", plies=args.plies, depth=args.depth,
+        max_cp=args.max_score, count=args.count, max_candidates=max_candidates,
+        seed=random.randrange(2**32) if args.seed is None else args.seed, concurrency=args.concurrency,
+        timeouts=Timeouts(stall=args.stall_timeout))
+    book = make_book(settings)
+    try:
+        with open(args.output, "w", encoding="utf-8") as output:
+            output.writelines(line + "\n" for line in [*book.header(), *(fen for fen, _ in book.kept)])
+    except OSError as error:
+        raise UsageError(f"--output {args.output}: {error.strerror}") from None
+    for line in book.summary():
+        print(f"arbiter: openings: {line}", file=sys.stderr)
+    if not book.complete:
+        print(f"arbiter: openings: only {len(book.kept)} of {settings.count} positions within {settings.max_cp} cp "
+              f"after {book.tried} candidates (--max-candidates {max_candidates}): wrote them to {args.output}",
+              file=sys.stderr)
+        return 1
+    print(f"arbiter: openings: wrote {count_of(len(book.kept), 'position')} to {args.output}", file=sys.stderr)
+    return 0
+
+
+def run_export(argv: list[str]) -> int:
+    """Match records as the games `podium tune` fits its weights to (export.py)."""
+    args = export_parser().parse_args(argv)
+    if args.output:
+        check_writable(args.output, "--output")
+    export = export_games(args.records, args.variant, args.unique)
+    text = "".join(line + "\n" for line in export.lines)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as output:
+                output.write(text)
+        except OSError as error:
+            raise UsageError(f"--output {args.output}: {error.strerror}") from None
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    variant = next(iter(export.variants))
+    target = args.output or "-"
+    print(f"arbiter: export: {export.summary()}; fit them with: podium tune --variant {variant} --games {target}",
+          file=sys.stderr)
+    return 0
+
+
 def raise_interrupted(signum: int, _frame) -> None:
     """The first SIGINT or SIGTERM ends the program; later ones would only break its shutdown
     (workers first, then the records and the log), which is short: every engine is killed."""
@@ -372,6 +519,10 @@ def main(argv: list[str]) -> int:
             return run_report(argv[1:])
         if argv[:1] == ["merge"]:
             return run_merge(argv[1:])
+        if argv[:1] == ["openings"]:
+            return run_openings(argv[1:])
+        if argv[:1] == ["export"]:
+            return run_export(argv[1:])
         return run_match(argv[1:] if argv[:1] == ["match"] else argv)
     except UsageError as error:
         print(f"arbiter: error: {error}", file=sys.stderr)

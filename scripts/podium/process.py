@@ -159,6 +159,12 @@ class EngineProcess:
         except (OSError, ValueError):
             raise EngineTerminated(f"{self.label} is gone (writing {line!r})") from None
 
+    def end_input(self) -> None:
+        """Closes the child's input: a program that reads all of it before it answers
+        (`podium analyse --positions -`) then starts."""
+        with contextlib.suppress(OSError, ValueError):
+            self._proc.stdin.close()
+
     def read(self, deadline: float) -> tuple[str, float]:
         """The next line and when it arrived (time.monotonic())."""
         if self._ended:
