@@ -1,4 +1,5 @@
-//! Sound bounds on how a standard game ends, for proofs.
+//! How many placements each side has left in the standard game: sound
+//! bounds for proofs, and cheap estimates of the same for the evaluation.
 //!
 //! In the standard game a side's legal placements only ever shrink: points
 //! fill up, attacked points and opponent pods only grow, hands only empty.
@@ -14,11 +15,11 @@
 
 use super::pods::{MAX_PODS, Pod};
 use super::position::Position;
-use super::ruleset::{Rules, Variant};
-use super::types::{Bitboard, POINTS, Side};
+use super::ruleset::{Geometry, Rules, Variant};
+use super::types::{Bitboard, Direction, POINTS, SIZE, Side};
 
-/// The placements one side could make now, pod by pod.
-struct Reach {
+/// The placements one side could make now, pod by pod, and what they touch.
+pub struct Prospects {
     pods: [Pod; MAX_PODS],
     targets: [Bitboard; MAX_PODS],
     count: usize,
@@ -28,30 +29,125 @@ struct Reach {
     attacks: Bitboard,
 }
 
-impl Reach {
-    fn of(rules: &Rules, position: &Position, side: Side) -> Reach {
+impl Prospects {
+    pub fn of(rules: &Rules, position: &Position, side: Side) -> Prospects {
         let geometry = rules.geometry(position.rotation());
-        let mut reach = Reach {
+        let mut prospects = Prospects {
             pods: [Pod::from_index(0).expect("pod A"); MAX_PODS],
             targets: [Bitboard::EMPTY; MAX_PODS],
             count: 0,
             points: Bitboard::EMPTY,
             attacks: Bitboard::EMPTY,
         };
+        // Targets gathered by leg, so each direction is spread once.
+        let (mut short_from, mut long_from) = ([Bitboard::EMPTY; 8], [Bitboard::EMPTY; 8]);
         position.placements_for(rules, side, position.hand(side), |pod, targets| {
             if targets.is_empty() {
                 return;
             }
-            reach.pods[reach.count] = pod;
-            reach.targets[reach.count] = targets;
-            reach.count += 1;
-            reach.points |= targets;
-            for to in targets {
-                reach.attacks |= geometry.attacks[side.index()][pod.index()][to.index()];
+            prospects.pods[prospects.count] = pod;
+            prospects.targets[prospects.count] = targets;
+            prospects.count += 1;
+            prospects.points |= targets;
+            let legs = rules.legs[side.index()][pod.index()];
+            for dir in 0..8 {
+                if legs.long & (1 << dir) != 0 {
+                    long_from[dir] |= targets;
+                } else if legs.all & (1 << dir) != 0 {
+                    short_from[dir] |= targets;
+                }
             }
         });
-        reach
+        for direction in Direction::ALL {
+            let dir = direction.index();
+            let links = geometry.links[dir];
+            let back = direction.reverse();
+            prospects.attacks |= (short_from[dir] & links).pull(back);
+            // A long leg attacks along its line for as long as the line goes.
+            let mut ray = (long_from[dir] & links).pull(back);
+            for _ in 1..SIZE {
+                prospects.attacks |= ray;
+                ray = (ray & links).pull(back);
+            }
+        }
+        prospects
     }
+
+    /// The largest number of placements these prospects allow (a sound bound).
+    pub fn most(&self) -> u32 {
+        largest_matching(&self.targets[..self.count])
+    }
+
+    /// About as many as `most`, cheaply: pods that fit somewhere, at most one a point.
+    pub fn most_estimate(&self) -> u32 {
+        (self.count as u32).min(self.points.count())
+    }
+}
+
+/// For each of `side`'s pods, the points it can count on whatever `other`
+/// does: points the other can neither take nor attack, where the pod would
+/// never attack a point the other could take, with a liberty that neither
+/// the other nor these placements themselves will fill.
+fn secure_targets(
+    rules: &Rules,
+    position: &Position,
+    side: Side,
+    ours: &Prospects,
+    other: &Prospects,
+) -> [Bitboard; MAX_PODS] {
+    let geometry = rules.geometry(position.rotation());
+    let untouchable = !(other.points | other.attacks);
+    let hits = direction_masks(geometry, other.points, false);
+    let long_hits = direction_masks(geometry, other.points, true);
+    let mut candidates = [Bitboard::EMPTY; MAX_PODS];
+    let mut candidate_points = Bitboard::EMPTY;
+    let pods = ours.pods.iter().zip(ours.targets).take(ours.count);
+    for (candidate, (pod, targets)) in candidates.iter_mut().zip(pods) {
+        let legs = rules.legs[side.index()][pod.index()];
+        let mut hit = Bitboard::EMPTY;
+        for dir in 0..8 {
+            if legs.long & (1 << dir) != 0 {
+                hit |= long_hits[dir];
+            } else if legs.all & (1 << dir) != 0 {
+                hit |= hits[dir];
+            }
+        }
+        *candidate = targets & untouchable & !hit;
+        candidate_points |= *candidate;
+    }
+    let lasting = position.empty() & !other.points & !candidate_points;
+    let liberties = direction_masks(geometry, lasting, false);
+    for (candidate, pod) in candidates.iter_mut().zip(&ours.pods[..ours.count]) {
+        let legs = rules.legs[side.index()][pod.index()];
+        let mut with_liberty = Bitboard::EMPTY;
+        for (dir, liberty) in liberties.iter().enumerate() {
+            if legs.all & (1 << dir) != 0 {
+                with_liberty |= *liberty;
+            }
+        }
+        *candidate &= with_liberty;
+    }
+    candidates
+}
+
+/// For each direction, the points from which a leg in that direction
+/// reaches a point of `set`: one step, or with `long` along the line.
+fn direction_masks(geometry: &Geometry, set: Bitboard, long: bool) -> [Bitboard; 8] {
+    let mut masks = [Bitboard::EMPTY; 8];
+    for direction in Direction::ALL {
+        let dir = direction.index();
+        let links = geometry.links[dir];
+        let mut reach = set;
+        if long {
+            // Grow backwards from the set along linked points: a line is at
+            // most five steps long.
+            for _ in 0..SIZE - 1 {
+                reach = set | (links & reach.pull(direction));
+            }
+        }
+        masks[dir] = links & reach.pull(direction);
+    }
+    masks
 }
 
 /// The largest set of (pod, point) pairs with no pod and no point twice.
@@ -81,41 +177,6 @@ fn augment(pod: usize, targets: &[Bitboard], holder: &mut [u8; POINTS], seen: &m
     false
 }
 
-/// How many placements `side` can make whatever `other` does, given what
-/// `other` could ever reach.
-fn secure_placements(rules: &Rules, position: &Position, side: Side, ours: &Reach, other: &Reach) -> u32 {
-    let geometry = rules.geometry(position.rotation());
-    let empty = position.empty();
-    // Points the other side can neither take nor attack.
-    let untouchable = !(other.points | other.attacks);
-    let mut candidates = [Bitboard::EMPTY; MAX_PODS];
-    let mut candidate_points = Bitboard::EMPTY;
-    let pods = ours.pods.iter().zip(ours.targets).take(ours.count);
-    for (candidate, (pod, targets)) in candidates.iter_mut().zip(pods) {
-        for to in targets & untouchable {
-            let attacks = geometry.attacks[side.index()][pod.index()][to.index()];
-            if (attacks & other.points).is_empty() {
-                *candidate |= to.bit();
-            }
-        }
-        candidate_points |= *candidate;
-    }
-    // A liberty must stay empty: not a point the other side could take, nor
-    // one of the points these placements use.
-    let lasting_liberties = empty & !other.points & !candidate_points;
-    for (candidate, pod) in candidates.iter_mut().zip(&ours.pods[..ours.count]) {
-        let first_steps = &geometry.first_steps[side.index()][pod.index()];
-        let mut keep = Bitboard::EMPTY;
-        for to in *candidate {
-            if !(first_steps[to.index()] & lasting_liberties).is_empty() {
-                keep |= to.bit();
-            }
-        }
-        *candidate = keep;
-    }
-    largest_matching(&candidates[..ours.count])
-}
-
 /// Who wins a standard position with the side to move not yet out of
 /// placements, when the bounds decide it: `Some(true)` if the side to
 /// move wins, `Some(false)` if it loses, with at most how many more plies
@@ -126,16 +187,16 @@ pub fn standard_verdict(rules: &Rules, position: &Position) -> Option<(bool, u32
     }
     let us = position.side_to_move();
     let them = us.opponent();
-    let ours = Reach::of(rules, position, us);
-    let theirs = Reach::of(rules, position, them);
-    let their_most = largest_matching(&theirs.targets[..theirs.count]);
-    let our_least = secure_placements(rules, position, us, &ours, &theirs);
+    let ours = Prospects::of(rules, position, us);
+    let theirs = Prospects::of(rules, position, them);
+    let their_most = theirs.most();
+    let our_least = largest_matching(&secure_targets(rules, position, us, &ours, &theirs)[..ours.count]);
     if our_least > their_most {
         // They run out by their (their_most + 1)th turn.
         return Some((true, 2 * their_most + 1));
     }
-    let our_most = largest_matching(&ours.targets[..ours.count]);
-    let their_least = secure_placements(rules, position, them, &theirs, &ours);
+    let our_most = ours.most();
+    let their_least = largest_matching(&secure_targets(rules, position, them, &theirs, &ours)[..theirs.count]);
     if our_most <= their_least {
         // We run out by our (our_most + 1)th turn.
         return Some((false, 2 * our_most));
@@ -143,15 +204,28 @@ pub fn standard_verdict(rules: &Rules, position: &Position) -> Option<(bool, u32
     None
 }
 
-/// Placements a side can make at most, for tests of the bound.
+/// Placements a side can make at most (the sound bound).
 pub fn most_placements(rules: &Rules, position: &Position, side: Side) -> u32 {
-    let reach = Reach::of(rules, position, side);
-    largest_matching(&reach.targets[..reach.count])
+    Prospects::of(rules, position, side).most()
 }
 
-/// Placements a side can count on, for tests of the bound.
+/// Placements a side can count on whatever the other does (the sound bound).
 pub fn least_placements(rules: &Rules, position: &Position, side: Side) -> u32 {
-    let ours = Reach::of(rules, position, side);
-    let theirs = Reach::of(rules, position, side.opponent());
-    secure_placements(rules, position, side, &ours, &theirs)
+    let ours = Prospects::of(rules, position, side);
+    let theirs = Prospects::of(rules, position, side.opponent());
+    largest_matching(&secure_targets(rules, position, side, &ours, &theirs)[..ours.count])
+}
+
+/// For the evaluation, cheaply: about how many placements `side` can
+/// count on (pods with a secure point, at most one a point), given both
+/// sides' prospects.
+pub fn secure_estimate(rules: &Rules, position: &Position, side: Side, ours: &Prospects, other: &Prospects) -> u32 {
+    let secure = secure_targets(rules, position, side, ours, other);
+    let mut points = Bitboard::EMPTY;
+    let mut pods = 0;
+    for targets in &secure[..ours.count] {
+        points |= *targets;
+        pods += u32::from(!targets.is_empty());
+    }
+    pods.min(points.count())
 }

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::endgame::{least_placements, most_placements};
+use super::endgame::{Prospects, secure_estimate};
 use super::{Bitboard, Position, Rules, Side, Variant};
 
 /// What the evaluation looks at. Each is the side to move's count less the
@@ -18,10 +18,11 @@ pub enum Feature {
     OpenPoints,
     /// (pod, point) placements this side could make.
     Placements,
-    /// Placements this side can make whatever the other does (the
-    /// endgame's lower bound).
+    /// About how many placements this side can make whatever the other
+    /// does (an estimate of the endgame's lower bound).
     SafePlacements,
-    /// Placements this side can make at most (the endgame's upper bound).
+    /// About how many placements this side can make at most (an estimate of
+    /// the endgame's upper bound).
     MostPlacements,
     /// Pods in hand, the opponent's less ours: an empty hand wins the advanced game.
     PodsInHand,
@@ -218,13 +219,12 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
             };
             set(Feature::SecurePlacements, secure(&ours, &theirs, us) - secure(&theirs, &ours, them));
             set(Feature::OpenPoints, ours.points.count() as i32 - theirs.points.count() as i32);
-            if weights.get(Feature::SafePlacements) != 0 {
-                let safe = |side| least_placements(rules, position, side) as i32;
-                set(Feature::SafePlacements, safe(us) - safe(them));
-            }
-            if weights.get(Feature::MostPlacements) != 0 {
-                let most = |side| most_placements(rules, position, side) as i32;
-                set(Feature::MostPlacements, most(us) - most(them));
+            if weights.get(Feature::SafePlacements) != 0 || weights.get(Feature::MostPlacements) != 0 {
+                let (mine, other) = (Prospects::of(rules, position, us), Prospects::of(rules, position, them));
+                let safe =
+                    |side, one: &Prospects, two: &Prospects| secure_estimate(rules, position, side, one, two) as i32;
+                set(Feature::SafePlacements, safe(us, &mine, &other) - safe(them, &other, &mine));
+                set(Feature::MostPlacements, mine.most_estimate() as i32 - other.most_estimate() as i32);
             }
             if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 }
         }
