@@ -246,12 +246,19 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             children.push(Child { priority: 0, mv, position: child, key });
         }
         let mut index = 0;
+        // At the root, of the wins already proved the quickest is played.
+        let mut quickest: Option<(u32, G::Move)> = None;
         while index < children.len() {
             let child = &mut children[index];
             if let Some(below) = self.table.get(child.key) {
                 let plies = below.plies + 1;
                 if self.mover_wins_through(&child.position, mover, below) {
-                    return Ok((true, plies, child.mv));
+                    if ply > 0 {
+                        return Ok((true, plies, child.mv));
+                    }
+                    if quickest.is_none_or(|(fewest, _)| plies < fewest) {
+                        quickest = Some((plies, child.mv));
+                    }
                 }
                 if longest.is_none_or(|(most, _)| plies > most) {
                     longest = Some((plies, child.mv));
@@ -261,6 +268,9 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             }
             child.priority = game.proof_priority(position, child.mv, &child.position);
             index += 1;
+        }
+        if let Some((plies, mv)) = quickest {
+            return Ok((true, plies, mv));
         }
         // Stable: equal priorities keep the game's order.
         children.sort_by_key(|child| std::cmp::Reverse(child.priority));
