@@ -208,6 +208,10 @@ struct BenchArgs {
     /// The depth each position is searched to.
     #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
     depth: u32,
+    /// Search threads for the Pods positions: the times to depth then tell
+    /// what more threads gain (the node count is a fingerprint with one only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: u64,
 }
 
 #[derive(Subcommand)]
@@ -387,7 +391,7 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
         ));
     });
     out.line(format_args!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed)));
-    let total = bench::run(args.depth, |index, run| {
+    let total = bench::run(args.depth, args.threads as usize, |index, run| {
         let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
         out.line(format_args!(
             "position {}/{} {} {}: bestmove {best} nodes {} time {} ms",
@@ -399,7 +403,16 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             run.elapsed.as_millis()
         ));
     });
-    out.line(format_args!("Bench: {} nodes {} nps", total.nodes, per_second(total.nodes, total.elapsed)));
+    out.line(format_args!(
+        "Bench: {} nodes {} nps{}",
+        total.nodes,
+        per_second(total.nodes, total.elapsed),
+        if args.threads > 1 {
+            format!(" {} ms with {} threads", total.elapsed.as_millis(), args.threads)
+        } else {
+            String::new()
+        }
+    ));
     Ok(out.finish()?)
 }
 

@@ -113,7 +113,7 @@ pub fn run_poldr(depth: u32, mut each: impl FnMut(usize, &PoldrBenchRun)) -> Ben
                 continue;
             }
         };
-        let (result, elapsed) = search_fresh(&PoldrGame::default(), &root, depth);
+        let (result, elapsed) = search_fresh(&PoldrGame::default(), &root, depth, 1);
         let run = PoldrBenchRun { line, best_move: result.best_move, nodes: result.nodes, elapsed };
         total.nodes += run.nodes;
         total.elapsed += run.elapsed;
@@ -138,7 +138,7 @@ pub struct BenchTotal {
 
 /// Searches every bench position to `depth`, calling `each` with its index
 /// and result as it goes.
-pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchRun)) -> BenchTotal {
+pub fn run(depth: u32, threads: usize, mut each: impl FnMut(usize, &BenchRun)) -> BenchTotal {
     let mut total = BenchTotal { nodes: 0, elapsed: Duration::ZERO };
     let rules_for = |variant| Arc::new(Rules::default_for(variant));
     let (standard_rules, advanced_rules) = (rules_for(Variant::Standard), rules_for(Variant::Advanced));
@@ -154,7 +154,7 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchRun)) -> BenchTotal {
                 continue;
             }
         };
-        let (result, elapsed) = search_fresh(&PodsGame::new(Arc::clone(rules), 0), &root, depth);
+        let (result, elapsed) = search_fresh(&PodsGame::new(Arc::clone(rules), 0), &root, depth, threads);
         let run = BenchRun { position, best_move: result.best_move, nodes: result.nodes, elapsed };
         total.nodes += run.nodes;
         total.elapsed += run.elapsed;
@@ -164,9 +164,16 @@ pub fn run(depth: u32, mut each: impl FnMut(usize, &BenchRun)) -> BenchTotal {
 }
 
 /// Searches `root` to `depth` with a fresh searcher, so the count depends on
-/// nothing searched before; returns the result and the time taken.
-fn search_fresh<G: SearchGame>(game: &G, root: &G::Position, depth: u32) -> (SearchResult<G::Move>, Duration) {
+/// nothing searched before (with one thread); returns the result and the
+/// time taken.
+fn search_fresh<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    depth: u32,
+    threads: usize,
+) -> (SearchResult<G::Move>, Duration) {
     let mut searcher = Searcher::new(HASH_MEGABYTES);
+    searcher.set_threads(threads);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let started = Instant::now();
     let result = searcher.search(game, root, &[], &limits, &[], &Signals::default(), |_| {});
@@ -226,9 +233,9 @@ mod tests {
 
     #[test]
     fn the_node_count_does_not_change_between_runs() {
-        let first = run(2, |_, _| {}).nodes;
+        let first = run(2, 1, |_, _| {}).nodes;
         assert!(first > 0);
-        assert_eq!(run(2, |_, _| {}).nodes, first);
+        assert_eq!(run(2, 1, |_, _| {}).nodes, first);
         let poldr = run_poldr(2, |_, _| {}).nodes;
         assert!(poldr > 0);
         assert_eq!(run_poldr(2, |_, _| {}).nodes, poldr);

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -149,6 +149,8 @@ struct Shared<'a> {
     signals: &'a Signals,
     /// Set by the main thread when it is done, to stop the helpers.
     finished: AtomicBool,
+    /// The depth the main thread is searching.
+    main_depth: AtomicU32,
     /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
     nodes: AtomicU64,
     /// When every thread stops, whoever notices first (not while pondering:
@@ -226,6 +228,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     root_score: Option<i32>,
     /// The last best line reported by an iteration.
     best_line: Option<Report<G::Move>>,
+    /// How many plies ahead of the main thread a helper keeps; 0 for the main thread.
+    ahead: u32,
 }
 
 impl Searcher {
@@ -321,6 +325,7 @@ impl Searcher {
         let shared = Shared {
             signals,
             finished: AtomicBool::new(false),
+            main_depth: AtomicU32::new(0),
             nodes: AtomicU64::new(0),
             deadline: budget.hard.filter(|_| !pondering).map(|hard| clock_start + hard),
             start_gate: (Mutex::new(false), Condvar::new()),
@@ -342,8 +347,9 @@ impl Searcher {
                     shared.wait_at_gate();
                     let mut helper = Run::new(game, tt, history_table, game_history, shared, |_: Progress<G::Move>| {});
                     helper.root_moves = root_moves.to_vec();
-                    // Odd helpers start one ply deeper, so the threads spread over depths.
-                    helper.iterate(root, 1 + (index as u32 + 1) % 2, max_depth, false, 1, None);
+                    // Helpers spread over the next two depths.
+                    helper.ahead = 1 + index as u32 % 2;
+                    helper.iterate(root, 1 + helper.ahead, max_depth, false, 1, None);
                 };
                 #[cfg(test)]
                 if spawn_limit.is_some_and(|limit| index >= limit) {
@@ -423,6 +429,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             root_moves: Vec::new(),
             root_score: None,
             best_line: None,
+            ahead: 0,
         }
     }
 
@@ -510,7 +517,10 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let mut scores: Vec<Option<i32>> = vec![None; max_depth as usize + 1];
         // Whether the last line reported is a proof the search does not play.
         let mut last_proof_line = false;
-        'deepening: for depth in first_depth..=max_depth {
+        let mut next_depth = first_depth;
+        'deepening: while next_depth <= max_depth {
+            let depth = self.depth_to_search(next_depth).min(max_depth);
+            next_depth = depth + 1;
             let mut first_score = 0;
             self.root_moves.clone_from(&allowed);
             for line in 1..=lines {
@@ -583,6 +593,20 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         best.nodes = self.total_nodes();
         best
+    }
+
+    /// The depth to search next, `planned` unless this is a helper that the
+    /// main thread has caught up with: a helper works ahead of the main
+    /// thread, so what it leaves in the table is what the main thread will
+    /// need next rather than what it has already found.
+    fn depth_to_search(&self, planned: u32) -> u32 {
+        let main_depth = &self.shared.main_depth;
+        if self.ahead > 0 {
+            planned.max(main_depth.load(Ordering::Relaxed) + self.ahead)
+        } else {
+            main_depth.store(planned, Ordering::Relaxed);
+            planned
+        }
     }
 
     /// One search of the root among `root_moves` to `depth`; leaves the line in `pv[0]`.
