@@ -77,11 +77,6 @@ impl Prospects {
     pub fn most(&self) -> u32 {
         largest_matching(&self.targets[..self.count])
     }
-
-    /// About as many as `most`, cheaply: pods that fit somewhere, at most one a point.
-    pub fn most_estimate(&self) -> u32 {
-        (self.count as u32).min(self.points.count())
-    }
 }
 
 /// For each of `side`'s pods, the points it can count on whatever `other`

@@ -174,17 +174,28 @@ impl fmt::Display for EvalTerms {
     }
 }
 
-/// What one side could place: where, and how many (pod, point) pairs.
+/// What one side could place: where, how many (pod, point) pairs, and how
+/// many of its pods fit somewhere.
 struct PlacementSummary {
     points: Bitboard,
     placements: i32,
+    pods: i32,
+}
+
+impl PlacementSummary {
+    /// About how many more placements the side can make: pods that fit
+    /// somewhere, one a point at most (the endgame's bound without its matching).
+    fn most(&self) -> i32 {
+        self.pods.min(self.points.count() as i32)
+    }
 }
 
 fn placement_summary(rules: &Rules, position: &Position, side: Side) -> PlacementSummary {
-    let mut summary = PlacementSummary { points: Bitboard::EMPTY, placements: 0 };
+    let mut summary = PlacementSummary { points: Bitboard::EMPTY, placements: 0, pods: 0 };
     position.placements_for(rules, side, position.hand(side), |_, targets| {
         summary.points |= targets;
         summary.placements += targets.count() as i32;
+        summary.pods += i32::from(!targets.is_empty());
     });
     summary
 }
@@ -219,12 +230,12 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
             };
             set(Feature::SecurePlacements, secure(&ours, &theirs, us) - secure(&theirs, &ours, them));
             set(Feature::OpenPoints, ours.points.count() as i32 - theirs.points.count() as i32);
-            if weights.get(Feature::SafePlacements) != 0 || weights.get(Feature::MostPlacements) != 0 {
+            set(Feature::MostPlacements, ours.most() - theirs.most());
+            if weights.get(Feature::SafePlacements) != 0 {
                 let (mine, other) = (Prospects::of(rules, position, us), Prospects::of(rules, position, them));
                 let safe =
                     |side, one: &Prospects, two: &Prospects| secure_estimate(rules, position, side, one, two) as i32;
                 set(Feature::SafePlacements, safe(us, &mine, &other) - safe(them, &other, &mine));
-                set(Feature::MostPlacements, mine.most_estimate() as i32 - other.most_estimate() as i32);
             }
             if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 }
         }
