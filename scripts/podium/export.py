@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .errors import ENGINE_FAULTS, UsageError
 from .notation import POSITION_RE
-from .records import is_poldr_record, read_match
+from .records import is_poldr_record, open_match
 from .stats import count_of
 
 
@@ -51,10 +51,7 @@ def export_games(paths: list[str], variant: str | None, unique: bool) -> Export:
     export = Export()
     seen: set[str] = set()
     for path in paths:
-        try:
-            header, records = read_match(path)
-        except OSError as error:
-            raise UsageError(f"{path}: {error.strerror}") from None
+        header, records = open_match(path)
         for record in records:
             export.games += 1
             if is_poldr_record(record):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .game import game_specs
 from .header import IDENTITY, describe, header_rules, identity_differences
-from .records import read_match, record_index
+from .records import open_match, record_index
 
 
 @dataclass
@@ -27,10 +27,7 @@ def join_shards(paths: list[str]) -> JoinedMatch:
     games: dict[int, tuple[dict, str]] = {}  # game number -> (record, file)
     missing: list[str] = []
     for path in paths:
-        try:
-            header, records = read_match(path)
-        except OSError as error:
-            raise UsageError(f"{path}: {error.strerror}") from None
+        header, records = open_match(path)
         if header is None:
             raise UsageError(f"{path}: no match settings on its first line (written by an older arbiter?): "
                              f"merge needs them to check that the shards belong together")

@@ -170,6 +170,15 @@ def load_records(path: str) -> list[dict]:
     return read_match(path)[1]
 
 
+def open_match(path: str, label: str | None = None) -> tuple[dict | None, list[dict]]:
+    """read_match, with the file's own errors (none there, a directory) as a UsageError that names
+    it as label (default: its path)."""
+    try:
+        return read_match(path)
+    except OSError as error:
+        raise UsageError(f"{label or path}: {error.strerror}") from None
+
+
 def read_match(path: str) -> tuple[dict | None, list[dict]]:
     """The match's settings (the first line; None in files written before there were any) and its
     complete game records. Half-written or foreign lines are skipped; settings or a record with a

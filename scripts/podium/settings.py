@@ -19,7 +19,7 @@ from .match import MatchSettings
 from .notation import poldr_shape
 from .process import Transcript
 from .protocol import Timeouts
-from .records import read_match, resumed_records, text_lines
+from .records import open_match, resumed_records, text_lines
 from .rules import GameRules
 from .stats import Sprt, count_of
 
@@ -256,10 +256,7 @@ def build_settings(args: argparse.Namespace, records_path: str, opening_lines: l
 def read_resumed(path: str) -> tuple[dict | None, list[dict]]:
     if not os.path.exists(path):
         raise UsageError(f"--resume {path}: no such file")
-    try:
-        return read_match(path)
-    except OSError as error:
-        raise UsageError(f"--resume {path}: {error.strerror}") from None
+    return open_match(path, f"--resume {path}")
 
 
 def header_arguments(header: dict) -> dict[str, object]:
