@@ -806,13 +806,18 @@ class ComplianceTest(unittest.TestCase):
         self.assertRegex(done.stdout, r"compliance: \d+ passed, 17 failed\n")
         self.assertIn("PASS a go during a search: the first search's bestmove, then the second's", done.stdout)
 
-    def test_silent_engine_fails_every_check(self):
-        # an engine that never finishes its handshake fails the checks one by one, with no traceback
-        done = ArbiterRun(self).run("compliance", "--engine", fake("mute"), "--timeout", "0.1")
-        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
-        self.assertEqual(done.stderr, "")
-        self.assertIn("FAIL handshake: ugi -> id name, id author, options, ugiok: no answer within 0.1 s", done.stdout)
-        self.assertRegex(done.stdout, r"compliance: 0 passed, \d+ failed\n")
+    def test_an_engine_without_a_handshake_fails_once_and_stops(self):
+        # a silent engine, one that echoes (cat) and one that exits at once (true): the handshake
+        # fails in one line, with no traceback, and no other check waits out its timeout
+        for engine, why in ((fake("mute"), "no answer within 0.1 s"), ("cmd=cat", "no answer within 0.1 s"),
+                            ("cmd=true", "true#1 is gone (writing 'ugi')")):
+            with self.subTest(engine=engine):
+                done = ArbiterRun(self).run("compliance", "--engine", engine, "--timeout", "0.1")
+                self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+                self.assertEqual(done.stderr, "")
+                self.assertRegex(done.stdout, r"\AFAIL handshake: ugi -> id name, id author, options, ugiok: "
+                                 + re.escape(why) + r"\ncompliance: the handshake failed, so the other \d+ checks "
+                                 r"were not run\n\Z")
 
 
 @NEEDS_PODIUM
