@@ -95,15 +95,7 @@ impl ProofTable {
 
     /// Starts fetching `key`'s bucket into the cache, to be read soon.
     fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const Slot = &self.slots[self.bucket(key)];
-            // SAFETY: a prefetch is only a hint; SSE is part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::tt::prefetch(&self.slots[self.bucket(key)]);
     }
 
     pub fn get(&self, key: u64) -> Option<Proven> {

@@ -3,6 +3,20 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Starts loading `item`'s cache line, ahead of a read; a no-op where the
+/// target has no prefetch hint.
+#[inline(always)]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch is only a hint; SSE is part of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((item as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -132,15 +146,7 @@ impl TranspositionTable {
     /// Starts loading the slot of `key` into the cache, ahead of a probe.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let slot: *const SharedSlot = &self.slots[self.index(key)];
-            // SAFETY: a prefetch is only a hint; SSE is part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(slot.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.slots[self.index(key)]);
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
