@@ -567,17 +567,10 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                     proofs_done = true;
                     last_proof_line = true;
-                    self.expect_self_interest();
                 }
             }
             let mate_found =
                 matches!((best.score, mate), (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
-            // With more than two players a loss the coalition can force is
-            // not the end of the matter (see `expect_self_interest`).
-            if self.players > 2 && first_score < -MATE_BOUND && !self.maxn {
-                self.expect_self_interest();
-                continue;
-            }
             // A max-n tree that ends everywhere before the depth is complete.
             let proven = (first_score.abs() > MATE_BOUND || (self.maxn && !self.horizon_reached)) && !infinite;
             let soft = self.budget.soft;
@@ -614,14 +607,6 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             main_depth.store(planned, Ordering::Relaxed);
             planned
         }
-    }
-
-    /// A paranoid search of more than two players that finds the others can
-    /// force a loss goes on as max-n: the others need not play together,
-    /// and the move that does best against each one's own interest is the
-    /// practical chance. (A proof of the loss is kept and reported.)
-    fn expect_self_interest(&mut self) {
-        self.maxn = true;
     }
 
     /// One search of the root among `root_moves` to `depth`; leaves the line in `pv[0]`.
@@ -1364,20 +1349,6 @@ mod tests {
             });
             (result, pv)
         }
-
-        /// Every line a search to `depth` reports: score and PV by name.
-        fn reports(&self, style: MultiplayerSearch, depth: u32) -> Vec<(Score, Vec<&'static str>)> {
-            let mut searcher = Searcher::new(1);
-            searcher.set_multiplayer(style);
-            let limits = Limits { depth: Some(depth), ..Limits::default() };
-            let mut reports = Vec::new();
-            searcher.search(self, &0, &[], &limits, &[], &Signals::default(), |progress| {
-                if let Progress::Line(report) = progress {
-                    reports.push((report.score, report.pv.iter().map(|&node| self.nodes[node].name).collect()));
-                }
-            });
-            reports
-        }
     }
 
     impl SearchGame for Tree {
@@ -1530,8 +1501,6 @@ mod tests {
         // loss, so A expects a win; a coalition hands the game to C, so
         // paranoid A sees a loss, and plays "hope" anyway (the other move
         // loses at once), reporting mate -1: A's one move, then the end.
-        // A paranoid search that finds such a loss goes on as max-n, whose
-        // line is then the last one and the move played.
         let tree = Tree::new(&[
             ("root", 0, &["resign", "hope"], NO_SCORES, ON),
             ("resign", 1, &[], NO_SCORES, Outcome::Win(1)),
@@ -1542,12 +1511,10 @@ mod tests {
             ("betray", 2, &["c-wins"], NO_SCORES, ON),
             ("c-wins", 0, &[], NO_SCORES, Outcome::Win(2)),
         ]);
-        let maxn_line = (Score::Centipawns(MAXN_WIN - 4), vec!["hope", "spare", "pass", "a-wins"]);
-        let paranoid = tree.reports(MultiplayerSearch::Paranoid, 10);
-        assert!(paranoid.contains(&(Score::Mate(-1), vec!["hope", "betray", "c-wins"])), "{paranoid:?}");
-        assert_eq!(paranoid.last(), Some(&maxn_line));
+        let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
+        assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));
         let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
-        assert_eq!((maxn.score, maxn_pv), maxn_line);
+        assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 4), vec!["hope", "spare", "pass", "a-wins"]));
     }
 
     #[test]
