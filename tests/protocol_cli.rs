@@ -141,6 +141,32 @@ fn analyse_json_answers_each_position_with_one_object_errors_included() {
 }
 
 #[test]
+fn a_progress_bar_goes_to_stderr_and_leaves_stdout_to_the_answers() {
+    let positions = "startpos\nstartpos moves A@c3\nstartpos moves B@d1\n";
+    let with_bar = analyse_json(&["--depth", "2", "--progress"], positions);
+    assert!(with_bar.status.success());
+    let stderr = String::from_utf8_lossy(&with_bar.stderr);
+    // Redrawn in place after each position, then one newline.
+    let steps: Vec<&str> = stderr.split('\r').filter(|step| !step.is_empty()).collect();
+    assert_eq!(steps.len(), 3, "{stderr:?}");
+    for (done, step) in (1..=3).zip(&steps) {
+        assert!(step.starts_with("analyse [") && step.contains(&format!("] {done}/3 positions, ")), "{step:?}");
+    }
+    assert!(steps[2].contains(&format!("[{}]", "#".repeat(30))) && stderr.ends_with('\n'), "{stderr:?}");
+    // The answers are the same as without the bar: one JSON object a line.
+    let without = analyse_json(&["--depth", "2"], positions);
+    assert!(String::from_utf8_lossy(&without.stderr).is_empty());
+    fn bestmove(line: &str) -> &str {
+        line.split("\"bestmove\":").nth(1).and_then(|rest| rest.split(',').next()).unwrap_or_default()
+    }
+    let bestmoves = |output: &Output| -> Vec<String> {
+        stdout_lines(output).iter().map(|line| bestmove(line).to_string()).collect()
+    };
+    assert_eq!(stdout_lines(&with_bar).len(), 3);
+    assert_eq!(bestmoves(&with_bar), bestmoves(&without));
+}
+
+#[test]
 fn analyse_reads_every_shape_of_a_position_line() {
     let start = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
     let positions = format!(
@@ -187,12 +213,16 @@ fn analyse_json_reports_a_bad_command_line_position_as_json_on_stdout() {
 
 #[test]
 fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["analyse", "--json", "--depth", "2", "--positions", "-"], "startpos\n"),
         (&["analyse", "--depth", "2", "--positions", "-"], "startpos\n"),
         (&["perft", "--depth", "3", "--divide"], ""),
         (&["bench", "--depth", "2"], ""),
         (&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"], ""),
+        (
+            &["tune", "--variant", "standard", "--games", "-"],
+            "1-0 startpos moves B@d1 N@b5 G@e3\n0-1 startpos moves A@c3 b@d4\n",
+        ),
     ];
     for (args, input) in cases {
         let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
