@@ -153,6 +153,9 @@ pub struct Position {
     /// come off) leaves it unknown: it is then worked out where needed.
     reach: [[Bitboard; MAX_PODS]; 2],
     reach_known: bool,
+    /// Whether a pod may stand blocked: only in a position set up by hand,
+    /// since every action takes blocked pods off (advanced game).
+    blocked_possible: bool,
     side_to_move: Side,
     rotation: Rotation,
     ply: u32,
@@ -275,6 +278,7 @@ impl Position {
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
             reach_known: true,
+            blocked_possible: false,
             side_to_move: Side::White,
             rotation,
             ply: 0,
@@ -504,17 +508,9 @@ impl Position {
         for from in self.occupied[side.index()] {
             let (_, pod) = self.pod_at(from).expect("occupied");
             let legs = rules.legs[side.index()][pod.index()];
-            let mut targets = Bitboard::EMPTY;
-            for dir in DirBits(legs.all) {
+            let mut targets = geometry.short_steps[side.index()][pod.index()][from.index()] & !occupied;
+            for dir in DirBits(legs.long) {
                 let ray = geometry.rays[dir][from.index()];
-                if legs.long & (1 << dir) == 0 {
-                    // A short leg: the first step of the ray, if empty.
-                    let step = from.step(Direction::from_index(dir));
-                    if let Some(step) = step.filter(|s| ray.contains(*s)) {
-                        targets |= step.bit() & !occupied;
-                    }
-                    continue;
-                }
                 let blockers = ray & occupied;
                 let nearest =
                     if Direction::from_index(dir).index_delta() > 0 { blockers.first() } else { blockers.last() };
@@ -686,7 +682,7 @@ impl Position {
                 self.put(rules, side, pod, to);
             }
         }
-        let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry);
+        let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry, mv.to());
         match placed {
             Some((pod, to)) if !removed => {
                 if self.reach_known {
@@ -707,16 +703,26 @@ impl Position {
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
     /// opponent's out of the game. Returns whether any came off.
-    fn remove_blocked(&mut self, rules: &Rules, geometry: &Geometry) -> bool {
+    /// Only a pod that `to`, now taken, may have blocked needs looking at,
+    /// unless the position was set up by hand.
+    fn remove_blocked(&mut self, rules: &Rules, geometry: &Geometry, to: Point) -> bool {
         let empty = self.empty();
-        let mut blocked = Bitboard::EMPTY;
-        for point in self.occupied[0] | self.occupied[1] {
-            let code = self.points[point.index()] as usize;
-            let first_steps = geometry.first_steps[code >> 4][code & 15][point.index()];
-            if (first_steps & empty).is_empty() {
-                blocked |= point.bit();
+        let occupied = self.occupied[0] | self.occupied[1];
+        let suspects =
+            if self.blocked_possible { occupied } else { occupied & (geometry.neighbours[to.index()] | to.bit()) };
+        self.blocked_possible = false;
+        let blocked_among = |points: Bitboard| {
+            let mut blocked = Bitboard::EMPTY;
+            for point in points {
+                let code = self.points[point.index()] as usize;
+                if (geometry.first_steps[code >> 4][code & 15][point.index()] & empty).is_empty() {
+                    blocked |= point.bit();
+                }
             }
-        }
+            blocked
+        };
+        let blocked = blocked_among(suspects);
+        debug_assert_eq!(blocked, blocked_among(occupied), "a blocked pod out of sight of the move");
         let mover = self.side_to_move;
         for point in blocked {
             let (side, pod) = self.take(rules, point);
@@ -747,6 +753,7 @@ impl Position {
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
             reach_known: true,
+            blocked_possible: true,
             side_to_move: fields[1].parse().map_err(PositionError::Side)?,
             rotation: fields[3].parse().map_err(PositionError::Rotation)?,
             ply: fields[4].parse().map_err(|_| bad_ply())?,

@@ -123,6 +123,11 @@ pub(crate) struct Geometry {
     pub attacks: [[[Bitboard; POINTS]; MAX_PODS]; 2],
     /// First steps of each side's pod's legs from each point (its possible liberties).
     pub first_steps: [[[Bitboard; POINTS]; MAX_PODS]; 2],
+    /// The same for short legs alone: where such a leg can step.
+    pub short_steps: [[[Bitboard; POINTS]; MAX_PODS]; 2],
+    /// The points joined to each point by a line: where pods stand that a
+    /// pod on that point could block.
+    pub neighbours: [Bitboard; POINTS],
     /// The other way round: the points from which each side's pod would attack each point.
     pub reverse_attacks: [[[Bitboard; POINTS]; MAX_PODS]; 2],
     /// The points where each side's pod would have each point among its first steps.
@@ -136,6 +141,8 @@ impl Geometry {
             rays: [[Bitboard::EMPTY; POINTS]; 8],
             attacks: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
             first_steps: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
+            short_steps: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
+            neighbours: [Bitboard::EMPTY; POINTS],
             reverse_attacks: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
             reverse_first_steps: [[[Bitboard::EMPTY; POINTS]; MAX_PODS]; 2],
         });
@@ -149,6 +156,10 @@ impl Geometry {
                     ray |= at.bit();
                 }
                 geometry.rays[dir.index()][from.index()] = ray;
+                if board.is_linked(from, dir) {
+                    let to = from.step(dir).expect("a line leads to a point");
+                    geometry.neighbours[to.index()] |= from.bit();
+                }
             }
         }
         for side in Side::BOTH {
@@ -157,6 +168,7 @@ impl Geometry {
                 for at in Point::ALL {
                     let mut attacks = Bitboard::EMPTY;
                     let mut first_steps = Bitboard::EMPTY;
+                    let mut short_steps = Bitboard::EMPTY;
                     for dir in Direction::ALL {
                         let bit = 1 << dir.index();
                         if masks.all & bit == 0 || !board.is_linked(at, dir) {
@@ -164,10 +176,14 @@ impl Geometry {
                         }
                         let step = at.step(dir).expect("linked").bit();
                         first_steps |= step;
+                        if masks.long & bit == 0 {
+                            short_steps |= step;
+                        }
                         attacks |= if masks.long & bit != 0 { geometry.rays[dir.index()][at.index()] } else { step };
                     }
                     geometry.attacks[side.index()][pod.index()][at.index()] = attacks;
                     geometry.first_steps[side.index()][pod.index()][at.index()] = first_steps;
+                    geometry.short_steps[side.index()][pod.index()][at.index()] = short_steps;
                     for target in attacks {
                         geometry.reverse_attacks[side.index()][pod.index()][target.index()] |= at.bit();
                     }
