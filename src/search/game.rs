@@ -65,6 +65,14 @@ pub trait SearchGame: Sync {
         0
     }
 
+    /// Whether proofs look every child up in their table before searching
+    /// any (enhanced transposition cut-offs). Worth it where a child's
+    /// `symmetric_key` is cheap next to searching it; not where working out
+    /// the shared form of every child costs more than the cut-offs save.
+    fn proof_lookahead(&self) -> bool {
+        true
+    }
+
     /// Who wins, where a sound bound of the game decides it without a
     /// search (never a guess): whether the side to move wins, and at most
     /// how many plies the game lasts. Proofs take it as proved.

@@ -135,7 +135,9 @@ struct Child<G: SearchGame> {
     priority: i32,
     mv: G::Move,
     position: G::Position,
-    key: u64,
+    /// The child's `symmetric_key` when the game looks children up ahead
+    /// (see `SearchGame::proof_lookahead`), then kept for its own search.
+    symmetric_key: Option<(u64, usize)>,
 }
 
 /// One proof attempt. `same_side` says whether two players are on one side
@@ -168,16 +170,22 @@ impl<'a, G: SearchGame> Prover<'a, G> {
     /// Proves who wins `root`. The root itself is always searched, so a
     /// proof of it names a move.
     pub fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
-        self.prove_at(root, 0)
+        self.prove_at(root, None, 0)
     }
 
-    fn prove_at(&mut self, position: &G::Position, ply: usize) -> Result<Proven, Unproven> {
+    /// `symmetric_key`: the game's `symmetric_key(position)`, if known.
+    fn prove_at(
+        &mut self,
+        position: &G::Position,
+        symmetric_key: Option<(u64, usize)>,
+        ply: usize,
+    ) -> Result<Proven, Unproven> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1024) && (self.interrupt)(self.nodes) {
             return Err(Unproven::Interrupted);
         }
         let nodes_before = self.nodes;
-        let (key, symmetry) = self.game.symmetric_key(position);
+        let (key, symmetry) = symmetric_key.unwrap_or_else(|| self.game.symmetric_key(position));
         let key = key ^ self.key_salt;
         if let Some(proven) = self.table.get(key)
             && (ply > 0 || proven.best_move.is_some())
@@ -231,18 +239,21 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         children.clear();
         // All children's buckets are fetched at once, then looked at: the
         // table's cache misses overlap instead of coming one after another.
+        let lookahead = game.proof_lookahead();
         for &mv in &self.moves {
             let child = game.play(position, mv);
-            let key = game.symmetric_key(&child).0 ^ self.key_salt;
-            self.table.prefetch(key);
-            children.push(Child { priority: 0, mv, position: child, key });
+            let symmetric_key = lookahead.then(|| game.symmetric_key(&child));
+            if let Some((key, _)) = symmetric_key {
+                self.table.prefetch(key ^ self.key_salt);
+            }
+            children.push(Child { priority: 0, mv, position: child, symmetric_key });
         }
         let mut index = 0;
         // At the root, of the wins already proved the quickest is played.
         let mut quickest: Option<(u32, G::Move)> = None;
         while index < children.len() {
             let child = &mut children[index];
-            if let Some(below) = self.table.get(child.key) {
+            if let Some(below) = child.symmetric_key.and_then(|(key, _)| self.table.get(key ^ self.key_salt)) {
                 let plies = below.plies + 1;
                 if self.mover_wins_through(&child.position, mover, below) {
                     if ply > 0 {
@@ -267,7 +278,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         // Stable: equal priorities keep the game's order.
         children.sort_by_key(|child| std::cmp::Reverse(child.priority));
         for child in children.iter() {
-            let below = self.prove_at(&child.position, ply + 1)?;
+            let below = self.prove_at(&child.position, child.symmetric_key, ply + 1)?;
             let plies = below.plies + 1;
             if self.mover_wins_through(&child.position, mover, below) {
                 return Ok((true, plies, child.mv));
