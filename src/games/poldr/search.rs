@@ -182,8 +182,6 @@ impl SearchGame for PoldrGame {
         position.transform_move(mv, symmetry, inverse)
     }
 
-    /// Turns that place or take back more bricks first: the race to the
-    /// last brick, and to the most bricks, is most of the game.
     /// The shared form of a position is the least of its 8 symmetric
     /// images: too costly to work out for every child of every proof node
     /// (with it, proofs took half of a search's time at the start position).
@@ -191,6 +189,8 @@ impl SearchGame for PoldrGame {
         false
     }
 
+    /// Turns that place or take back more bricks first: the race to the
+    /// last brick, and to the most bricks, is most of the game.
     fn proof_priority(&self, position: &Position, mv: Move, _: &Position) -> i32 {
         position.bricks_moved_by(mv) as i32
     }
