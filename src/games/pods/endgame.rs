@@ -77,6 +77,12 @@ impl Prospects {
     pub fn most(&self) -> u32 {
         largest_matching(&self.targets[..self.count])
     }
+
+    /// The placements `side`, with these prospects, can count on whatever
+    /// the other side, with `other`, does (a sound bound).
+    fn least(&self, rules: &Rules, position: &Position, side: Side, other: &Prospects) -> u32 {
+        largest_matching(&secure_targets(rules, position, side, self, other)[..self.count])
+    }
 }
 
 /// For each of `side`'s pods, the points it can count on whatever `other`
@@ -185,13 +191,13 @@ pub fn standard_verdict(rules: &Rules, position: &Position) -> Option<(bool, u32
     let ours = Prospects::of(rules, position, us);
     let theirs = Prospects::of(rules, position, them);
     let their_most = theirs.most();
-    let our_least = largest_matching(&secure_targets(rules, position, us, &ours, &theirs)[..ours.count]);
+    let our_least = ours.least(rules, position, us, &theirs);
     if our_least > their_most {
         // They run out by their (their_most + 1)th turn.
         return Some((true, 2 * their_most + 1));
     }
     let our_most = ours.most();
-    let their_least = largest_matching(&secure_targets(rules, position, them, &theirs, &ours)[..theirs.count]);
+    let their_least = theirs.least(rules, position, them, &ours);
     if our_most <= their_least {
         // We run out by our (our_most + 1)th turn.
         return Some((false, 2 * our_most));
@@ -206,9 +212,8 @@ pub fn most_placements(rules: &Rules, position: &Position, side: Side) -> u32 {
 
 /// Placements a side can count on whatever the other does (the sound bound).
 pub fn least_placements(rules: &Rules, position: &Position, side: Side) -> u32 {
-    let ours = Prospects::of(rules, position, side);
     let theirs = Prospects::of(rules, position, side.opponent());
-    largest_matching(&secure_targets(rules, position, side, &ours, &theirs)[..ours.count])
+    Prospects::of(rules, position, side).least(rules, position, side, &theirs)
 }
 
 /// For the evaluation, cheaply: about how many placements `side` can
