@@ -623,14 +623,7 @@ fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
     let free: Vec<Feature> = if args.features.is_empty() {
         Feature::ALL.into_iter().filter(|&feature| weights.get(feature) != 0).collect()
     } else {
-        args.features
-            .iter()
-            .map(|name| {
-                Feature::ALL.into_iter().find(|feature| feature.name() == name.trim()).ok_or_else(|| {
-                    anyhow::anyhow!("'{name}' is not a feature: {}", Feature::ALL.map(Feature::name).join(", "))
-                })
-            })
-            .collect::<anyhow::Result<_>>()?
+        args.features.iter().map(|name| name.trim().parse()).collect::<Result<_, _>>()?
     };
     let mut samples = Vec::new();
     for (number, line) in read_positions(&args.games)? {

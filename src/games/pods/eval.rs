@@ -97,10 +97,7 @@ impl Weights {
         for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
             let (name, value) =
                 pair.split_once('=').ok_or_else(|| WeightsError(format!("'{pair}' is not name=value")))?;
-            let feature = Feature::ALL
-                .into_iter()
-                .find(|feature| feature.name() == name.trim())
-                .ok_or_else(|| WeightsError(format!("'{}' is not a feature: {}", name.trim(), feature_names())))?;
+            let feature: Feature = name.trim().parse()?;
             let weight =
                 value.trim().parse::<i32>().ok().filter(|weight| weight.abs() <= MAX_WEIGHT).ok_or_else(|| {
                     WeightsError(format!(
@@ -118,8 +115,15 @@ impl Weights {
 /// or reaches the scores of won games.
 const MAX_WEIGHT: i32 = 1000;
 
-fn feature_names() -> String {
-    Feature::ALL.map(Feature::name).join(", ")
+/// A feature by its name, as `eval` prints it.
+impl FromStr for Feature {
+    type Err = WeightsError;
+
+    fn from_str(name: &str) -> Result<Feature, WeightsError> {
+        Feature::ALL.into_iter().find(|feature| feature.name() == name).ok_or_else(|| {
+            WeightsError(format!("'{name}' is not a feature: {}", Feature::ALL.map(Feature::name).join(", ")))
+        })
+    }
 }
 
 /// Why a weights text does not read.
