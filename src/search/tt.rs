@@ -86,16 +86,24 @@ impl SharedSlot {
     }
 }
 
-/// `count` empty slots, if the memory can be had.
-fn allocate_slots(count: usize) -> Option<Vec<SharedSlot>> {
-    let mut slots = Vec::new();
-    slots.try_reserve_exact(count).ok()?;
-    slots.resize_with(count, SharedSlot::default);
-    Some(slots)
+/// Slots per bucket: one bucket fills a cache line, so a probe that reads
+/// all of them costs one memory access.
+const BUCKET_SLOTS: usize = 4;
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([SharedSlot; BUCKET_SLOTS]);
+
+/// `count` empty buckets, if the memory can be had.
+fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count).ok()?;
+    buckets.resize_with(count, Bucket::default);
+    Some(buckets)
 }
 
 pub struct TranspositionTable {
-    slots: Vec<SharedSlot>,
+    buckets: Vec<Bucket>,
     /// Bumped for every new search, so old entries give way first.
     generation: u8,
 }
@@ -104,32 +112,32 @@ impl TranspositionTable {
     /// A table of `megabytes`, or, where that much memory cannot be had, of
     /// the largest half, quarter, ... of it that can (see `megabytes`).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        TranspositionTable::allocate(megabytes, allocate_slots)
+        TranspositionTable::allocate(megabytes, allocate_buckets)
     }
 
     /// `new` with the allocation given: it answers `None` when the memory
-    /// for that many slots cannot be had.
-    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Vec<SharedSlot>>) -> TranspositionTable {
-        let mut count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<SharedSlot>()).max(1);
+    /// for that many buckets cannot be had.
+    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Vec<Bucket>>) -> TranspositionTable {
+        let mut count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         loop {
-            if let Some(slots) = allocate(count) {
-                return TranspositionTable { slots, generation: 0 };
+            if let Some(buckets) = allocate(count) {
+                return TranspositionTable { buckets, generation: 0 };
             }
             if count == 1 {
-                // Without memory for one slot nothing else would run either.
-                return TranspositionTable { slots: vec![SharedSlot::default()], generation: 0 };
+                // Without memory for one bucket nothing else would run either.
+                return TranspositionTable { buckets: vec![Bucket::default()], generation: 0 };
             }
             count /= 2;
         }
     }
 
     pub fn megabytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<SharedSlot>() / (1024 * 1024)
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = SharedSlot::default();
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
         }
         self.generation = 0;
     }
@@ -138,23 +146,21 @@ impl TranspositionTable {
         self.generation = self.generation.wrapping_add(1);
     }
 
-    fn index(&self, key: u64) -> usize {
+    fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto any table size without a modulo.
-        ((key as u128 * self.slots.len() as u128) >> 64) as usize
+        &self.buckets[((key as u128 * self.buckets.len() as u128) >> 64) as usize]
     }
 
-    /// Starts loading the slot of `key` into the cache, ahead of a probe.
+    /// Starts loading the bucket of `key` into the cache, ahead of a probe.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[self.index(key)]);
+        prefetch(self.bucket(key));
     }
 
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = self.slots[self.index(key)].load();
-        if slot.key != key || slot.bound() == BOUND_NONE {
-            return None;
-        }
+        let slot = self.bucket(key).0.iter().map(SharedSlot::load).find(|slot| slot.key == key)?;
         let bound = match slot.bound() {
+            BOUND_NONE => return None,
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
@@ -162,17 +168,25 @@ impl TranspositionTable {
         Some(Entry { depth: slot.depth(), bound, score: slot.data as u16 as i16 as i32, best_move: slot.best_move() })
     }
 
-    /// Stores unless the slot holds a deeper result of this search for another position.
+    /// Stores in the bucket's slot for this position if it has one, else
+    /// in the slot least worth keeping: empty, then from an older search,
+    /// then the shallowest.
     pub fn store(&self, key: u64, entry: Entry) {
-        let shared = &self.slots[self.index(key)];
-        let old = shared.load();
-        let replace = old.key == key
-            || old.bound() == BOUND_NONE
-            || old.generation() != self.generation
-            || entry.depth >= old.depth();
-        if !replace {
-            return;
-        }
+        let bucket = &self.bucket(key).0;
+        let worth = |slot: Slot| {
+            if slot.bound() == BOUND_NONE {
+                -1
+            } else if slot.generation() != self.generation {
+                slot.depth() as i32
+            } else {
+                slot.depth() as i32 + 256
+            }
+        };
+        let index = (0..BUCKET_SLOTS)
+            .find(|&index| bucket[index].load().key == key)
+            .or_else(|| (0..BUCKET_SLOTS).min_by_key(|&index| worth(bucket[index].load())))
+            .unwrap_or(0);
+        let (shared, old) = (&bucket[index], bucket[index].load());
         // Keep the old best move when the new result has none for this position.
         let best_move = entry.best_move.or(if old.key == key { old.best_move() } else { None });
         let bound = match entry.bound {
@@ -194,13 +208,13 @@ impl TranspositionTable {
 
     /// Permille of sampled slots filled during the current search.
     pub fn hashfull(&self) -> u32 {
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
+        let sample = self.buckets.len().min(1000 / BUCKET_SLOTS);
+        let used = self.buckets[..sample]
             .iter()
-            .map(SharedSlot::load)
+            .flat_map(|bucket| bucket.0.iter().map(SharedSlot::load))
             .filter(|slot| slot.bound() != BOUND_NONE && slot.generation() == self.generation)
             .count();
-        (used * 1000 / sample.max(1)) as u32
+        (used * 1000 / (sample * BUCKET_SLOTS).max(1)) as u32
     }
 }
 
@@ -211,12 +225,12 @@ mod tests {
     #[test]
     fn a_table_too_big_for_the_memory_falls_back_to_the_largest_that_fits() {
         let at_most_8_megabytes = |count: usize| {
-            (count * std::mem::size_of::<SharedSlot>() <= 8 << 20).then(|| allocate_slots(count)).flatten()
+            (count * std::mem::size_of::<Bucket>() <= 8 << 20).then(|| allocate_buckets(count)).flatten()
         };
         let table = TranspositionTable::allocate(1024, at_most_8_megabytes);
         assert_eq!(table.megabytes(), 8);
         let table = TranspositionTable::allocate(1024, |_| None);
-        assert_eq!(table.slots.len(), 1);
+        assert_eq!(table.buckets.len(), 1);
         table.store(7, Entry { depth: 1, bound: Bound::Exact, score: 3, best_move: None });
         assert_eq!(table.probe(7).map(|entry| entry.score), Some(3));
     }
@@ -233,27 +247,42 @@ mod tests {
     }
 
     #[test]
-    fn a_shallower_result_does_not_evict_a_deeper_one_of_the_same_search() {
+    fn a_full_bucket_gives_up_an_old_search_s_entries_first_then_the_shallowest() {
         let mut table = TranspositionTable::new(1);
-        let slots = table.slots.len() as u64;
-        // Two keys that map to the same slot: index = key * len >> 64.
-        let first = 5u64;
-        let second = first + (u64::MAX / slots) / 4;
-        assert_eq!(table.index(first), table.index(second));
-        let deep = Entry { depth: 9, bound: Bound::Exact, score: 5, best_move: Some(0) };
-        table.store(first, deep);
-        table.store(second, Entry { depth: 2, ..deep });
-        assert_eq!(table.probe(first), Some(deep));
+        let buckets = table.buckets.len() as u64;
+        // Keys one bucket's share of the key space apart share a bucket
+        // (bucket = key * len >> 64) only while they stay inside it.
+        let share = u64::MAX / buckets;
+        let keys: Vec<u64> = (0..6).map(|index| 5 + index * (share / 8)).collect();
+        assert!(keys.iter().all(|&key| std::ptr::eq(table.bucket(key), table.bucket(keys[0]))));
+        let entry = |depth| Entry { depth, bound: Bound::Exact, score: 5, best_move: Some(0) };
+        for (&key, depth) in keys.iter().zip([9, 3, 7, 8]) {
+            table.store(key, entry(depth));
+        }
+        table.store(keys[4], entry(2));
+        assert_eq!(table.probe(keys[1]), None, "the shallowest goes");
+        for (&key, depth) in [keys[0], keys[2], keys[3], keys[4]].iter().zip([9, 7, 8, 2]) {
+            assert_eq!(table.probe(key), Some(entry(depth)));
+        }
+        // In a new search, the old results go first, shallowest first,
+        // even before shallower new ones.
         table.new_search();
-        table.store(second, Entry { depth: 2, ..deep });
-        assert_eq!(table.probe(second).map(|e| e.depth), Some(2));
+        table.store(keys[1], entry(1));
+        assert_eq!(table.probe(keys[4]), None);
+        table.store(keys[5], entry(1));
+        assert_eq!(table.probe(keys[2]), None);
+        assert_eq!(table.probe(keys[1]), Some(entry(1)));
+        assert_eq!(table.probe(keys[0]), Some(entry(9)));
+        // The same position's slot is rewritten, keeping its move.
+        table.store(keys[1], Entry { best_move: None, ..entry(4) });
+        assert_eq!(table.probe(keys[1]), Some(entry(4)));
     }
 
     #[test]
     fn hashfull_counts_this_search_only() {
         let mut table = TranspositionTable::new(1);
         assert_eq!(table.hashfull(), 0);
-        for key in 0..table.slots.len() as u64 {
+        for key in 0..(table.buckets.len() * BUCKET_SLOTS) as u64 {
             table.store(
                 key.wrapping_mul(0x9e37_79b9_7f4a_7c15),
                 Entry { depth: 1, bound: Bound::Exact, score: 0, best_move: None },
