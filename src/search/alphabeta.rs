@@ -153,6 +153,13 @@ struct Shared<'a> {
     main_depth: AtomicU32,
     /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
     nodes: AtomicU64,
+    /// The deepest iteration a helper has completed, and its line: the
+    /// main thread takes it over rather than finish a shallower one.
+    helper_depth: AtomicU32,
+    helper_line: Mutex<Option<HelperLine>>,
+    /// Whether the main thread takes over helpers' lines: not when it looks
+    /// for more lines than the helpers do, or searches max-n without them.
+    adopt_helper_lines: bool,
     /// When every thread stops, whoever notices first (not while pondering:
     /// then only the main thread knows when the clock starts).
     deadline: Option<Instant>,
@@ -173,6 +180,15 @@ impl Shared<'_> {
             open = self.start_gate.1.wait(open).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
     }
+}
+
+/// An iteration a helper completed: its depth, score and best line.
+struct HelperLine {
+    depth: u32,
+    seldepth: u32,
+    score: i32,
+    /// Moves as the table packs them: `Shared` knows no game.
+    pv: Vec<u16>,
 }
 
 /// Per-thread search state, borrowed from the `Searcher` for one `search` call.
@@ -230,6 +246,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     best_line: Option<Report<G::Move>>,
     /// How many plies ahead of the main thread a helper keeps; 0 for the main thread.
     ahead: u32,
+    /// The main thread stopped its iteration for a helper's deeper one.
+    overtaken: bool,
 }
 
 impl Searcher {
@@ -322,17 +340,20 @@ impl Searcher {
         let game_history = &game_history;
         let budget = limits.budget(game.expected_moves_left(root));
         let pondering = signals.pondering.load(Ordering::Relaxed);
+        let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
         let shared = Shared {
             signals,
             finished: AtomicBool::new(false),
             main_depth: AtomicU32::new(0),
             nodes: AtomicU64::new(0),
+            helper_depth: AtomicU32::new(0),
+            helper_line: Mutex::new(None),
+            adopt_helper_lines: !maxn && self.lines == 1,
             deadline: budget.hard.filter(|_| !pondering).map(|hard| clock_start + hard),
             start_gate: (Mutex::new(false), Condvar::new()),
         };
         let max_depth =
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
-        let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
         let tt = &self.tt;
@@ -430,6 +451,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             root_score: None,
             best_line: None,
             ahead: 0,
+            overtaken: false,
         }
     }
 
@@ -529,6 +551,24 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 // leans to one side (Pods) agree best.
                 let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
                 let score = self.search_root(root, depth, expected);
+                if self.overtaken && !self.shared.signals.stop.load(Ordering::Relaxed) {
+                    self.overtaken = false;
+                    self.aborted = false;
+                    if let Some((depth, score)) = self.adopt_helper_line(root) {
+                        best = self.report_line(root, 1, depth, score);
+                        first_score = score;
+                        scores[depth as usize] = Some(score);
+                        next_depth = depth + 1;
+                        last_proof_line = false;
+                        break;
+                    }
+                    // A line that does not replay (it cannot, short of a
+                    // bug) is dropped, and this depth searched again.
+                    *self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+                    self.shared.helper_depth.store(0, Ordering::Relaxed);
+                    next_depth = depth;
+                    continue 'deepening;
+                }
                 if self.aborted {
                     // Root moves are only recorded once fully searched, and
                     // the last best move is searched first: a move found
@@ -540,6 +580,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                         best = self.report_line(root, 1, depth, score);
                     }
                     break 'deepening;
+                }
+                if self.ahead > 0 {
+                    self.publish_line(depth, score);
                 }
                 let found = self.report_line(root, line, depth, score);
                 last_proof_line = false;
@@ -593,6 +636,38 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         best.nodes = self.total_nodes();
         best
+    }
+
+    /// Offers this helper's completed iteration to the main thread, if it
+    /// is deeper than any offered before.
+    fn publish_line(&self, depth: u32, score: i32) {
+        let mut line = self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if line.as_ref().is_none_or(|line| line.depth < depth) {
+            let pv = self.pv[0].iter().map(|&mv| G::move_to_bits(mv)).collect();
+            *line = Some(HelperLine { depth, seldepth: self.seldepth, score, pv });
+            self.shared.helper_depth.store(depth, Ordering::Relaxed);
+        }
+    }
+
+    /// Takes over the helpers' deepest line as this thread's `pv[0]`, if it
+    /// is deeper than the iteration it cut short and its moves are legal
+    /// from the root; returns its depth and score.
+    fn adopt_helper_line(&mut self, root: &G::Position) -> Option<(u32, i32)> {
+        let line = self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let line = line.as_ref().filter(|line| line.depth >= self.shared.main_depth.load(Ordering::Relaxed))?;
+        let mut pv = Vec::with_capacity(line.pv.len());
+        let mut position = *root;
+        for &bits in &line.pv {
+            let mv = G::move_from_bits(bits).filter(|&mv| self.game.is_legal(&position, mv))?;
+            pv.push(mv);
+            position = self.game.play(&position, mv);
+        }
+        if pv.first().is_none_or(|mv| !self.root_moves.contains(mv)) {
+            return None;
+        }
+        self.pv[0] = pv;
+        self.seldepth = self.seldepth.max(line.seldepth);
+        Some((line.depth, line.score))
     }
 
     /// The depth to search next, `planned` unless this is a helper that the
@@ -777,7 +852,11 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             self.shared.nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
             let hard = self.budget.hard;
             let over_time = self.past(hard) || self.shared.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            self.overtaken = self.ahead == 0
+                && self.shared.adopt_helper_lines
+                && self.shared.helper_depth.load(Ordering::Relaxed) >= self.shared.main_depth.load(Ordering::Relaxed);
             self.aborted |= over_time
+                || self.overtaken
                 || self.shared.signals.stop.load(Ordering::Relaxed)
                 || self.shared.finished.load(Ordering::Relaxed);
         }
@@ -1238,6 +1317,41 @@ mod tests {
             }
             assert_eq!(solve(&game, 0, 0, threads).best_move, None);
         }
+    }
+
+    #[test]
+    fn the_main_thread_takes_over_a_deeper_line_a_helper_completed() {
+        let game = Subtraction { again_after_three: false };
+        let table = TranspositionTable::new(1);
+        let mut history = vec![0; HISTORY_SIZE];
+        let game_history = HashMap::new();
+        let signals = Signals::default();
+        // As if a helper had completed depth 60 and found taking 3 worth 7.
+        let shared = Shared {
+            signals: &signals,
+            finished: AtomicBool::new(false),
+            main_depth: AtomicU32::new(0),
+            nodes: AtomicU64::new(0),
+            helper_depth: AtomicU32::new(60),
+            helper_line: Mutex::new(Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] })),
+            adopt_helper_lines: true,
+            deadline: None,
+            start_gate: (Mutex::new(true), Condvar::new()),
+        };
+        let mut reported = Vec::new();
+        let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+            if let Progress::Line(line) = progress {
+                reported.push((line.depth, line.seldepth, line.pv.clone()));
+            }
+        });
+        // Without the helper, the search would take 1 (201 is 1 more than
+        // a multiple of 4) and go on to depth 60 by itself.
+        let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
+        drop(main);
+        assert_eq!((result.depth, result.best_move, result.score), (60, Some(3), Score::Centipawns(7)));
+        let (last, earlier) = reported.split_last().expect("lines reported");
+        assert_eq!(*last, (60, 61, vec![3]));
+        assert!(!earlier.is_empty() && earlier.iter().all(|&(depth, _, _)| depth < 60), "{earlier:?}");
     }
 
     #[test]
