@@ -12,7 +12,7 @@ use crate::games::poldr::{self, PoldrGame};
 use crate::search::{Limits, SearchGame, SearchResult, Searcher, Signals};
 
 /// Deep enough to exercise the whole search, short enough for a few seconds.
-pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_DEPTH: u32 = 10;
 /// Small: a fresh table per position, and no table so small it changes the count.
 const HASH_MEGABYTES: usize = 16;
 const PERFT_DEPTH: u32 = 4;

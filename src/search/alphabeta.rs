@@ -37,6 +37,17 @@ const MIN_PROOF_NODES: u64 = 20_000;
 const ASPIRATION_DEPTH: u32 = 5;
 const ASPIRATION_MARGIN: i32 = 60;
 const ASPIRATION_LIMIT: i32 = 1000;
+/// Reverse futility pruning: a node this many plies from the leaves or
+/// fewer, whose static score is above beta by this margin per ply, is taken
+/// to fail high without a search.
+const FUTILITY_DEPTH: i32 = 3;
+const FUTILITY_MARGIN: i32 = 60;
+/// Late move pruning: at this many plies from the leaves or fewer, only the
+/// first `LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth²` moves are searched
+/// (the table move and killers always).
+const LATE_MOVES_DEPTH: i32 = 3;
+const LATE_MOVES_BASE: i32 = 6;
+const LATE_MOVES_SLOPE: i32 = 3;
 /// How many nodes pass between looks at the clock and the stop flag. Small
 /// enough that a thread with a small share of a crowded machine still
 /// looks often.
@@ -914,6 +925,20 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             }
         }
 
+        // Far above beta with few plies left, a node is taken to hold its
+        // lead (reverse futility pruning); not against a won or lost game's score.
+        if !pv_node
+            && ply > 0
+            && depth <= FUTILITY_DEPTH
+            && beta.abs() < MATE_BOUND
+            && let Some(score) = self.game.evaluate(position, self.root_player)
+        {
+            let static_score = if self.with_root(mover) { score } else { -score };
+            if static_score - FUTILITY_MARGIN * depth >= beta {
+                return static_score;
+            }
+        }
+
         // Moves come in stages: the table's move and the killers are tried
         // before any list is made, since most cut-offs come from them.
         let mut picker = MovePicker::new(
@@ -938,6 +963,17 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         while let Some((mv, move_score)) =
             upcoming.take().or_else(|| self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root))
         {
+            // Late quiet moves near the leaves are not searched at all (late
+            // move pruning): history puts the likely ones first.
+            if !pv_node
+                && ply > 0
+                && depth <= LATE_MOVES_DEPTH
+                && index >= (LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth * depth) as usize
+                && move_score < KILLER_SCORE
+                && best_score > -MATE_BOUND
+            {
+                break;
+            }
             let child = self.game.play(position, mv);
             if ply == 0 {
                 self.announce(mv, index + 1, depth as u32);
