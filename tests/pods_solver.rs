@@ -100,3 +100,34 @@ fn verdicts_and_proofs_name_the_brute_force_winner() {
     }
     assert!(verdicts > 800 && proofs > 1_800 && wins > 800, "{verdicts} verdicts, {proofs} proofs, {wins} wins");
 }
+
+#[test]
+fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
+    // Searching every root move by name leaves the proof search out, so
+    // each result here is the iterations' own, pruning and all.
+    let rules = Arc::new(Rules::default_for(Variant::Standard));
+    let reference = RefRules::new(None, None, false, false);
+    let game = PodsGame::new(rules.clone(), 0);
+    let mut known = HashMap::new();
+    let (mut proved, mut wins) = (0, 0);
+    for positions in random_games(60, 0x5eed_0b0f) {
+        for position in positions.iter().rev().skip(1).take(6) {
+            let line = position.to_string();
+            let mover_wins = brute_force_wins(&reference, &line, &mut known);
+            let mut root_moves = MoveList::new();
+            position.generate_moves(&rules, &mut root_moves);
+            let mut searcher = Searcher::new(1);
+            let limits = Limits { depth: Some(60), ..Limits::default() };
+            let result = searcher.search(&game, position, &[], &limits, &root_moves, &Signals::default(), |_| {});
+            let Score::Mate(moves) = result.score else { panic!("{line}: no mate found, {:?}", result.score) };
+            assert_eq!(moves > 0, mover_wins, "{line}: mate {moves}");
+            if mover_wins {
+                let best = result.best_move.expect("a winning move").to_string();
+                assert!(!brute_force_wins(&reference, &reference.play(&line, &best), &mut known), "{line}: {best}");
+                wins += 1;
+            }
+            proved += 1;
+        }
+    }
+    assert!(proved > 300 && wins > 100, "{proved} positions, {wins} wins");
+}
