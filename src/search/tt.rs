@@ -173,6 +173,8 @@ impl TranspositionTable {
     /// then the shallowest.
     pub fn store(&self, key: u64, entry: Entry) {
         let bucket = &self.bucket(key).0;
+        // Each slot read once: the choice and the old move come from these.
+        let slots: [Slot; BUCKET_SLOTS] = std::array::from_fn(|index| bucket[index].load());
         let worth = |slot: Slot| {
             if slot.bound() == BOUND_NONE {
                 -1
@@ -183,10 +185,10 @@ impl TranspositionTable {
             }
         };
         let index = (0..BUCKET_SLOTS)
-            .find(|&index| bucket[index].load().key == key)
-            .or_else(|| (0..BUCKET_SLOTS).min_by_key(|&index| worth(bucket[index].load())))
+            .find(|&index| slots[index].key == key)
+            .or_else(|| (0..BUCKET_SLOTS).min_by_key(|&index| worth(slots[index])))
             .unwrap_or(0);
-        let (shared, old) = (&bucket[index], bucket[index].load());
+        let old = slots[index];
         // Keep the old best move when the new result has none for this position.
         let best_move = entry.best_move.or(if old.key == key { old.best_move() } else { None });
         let bound = match entry.bound {
@@ -195,7 +197,7 @@ impl TranspositionTable {
             Bound::Upper => 3,
         };
         let score = entry.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16 as u64;
-        shared.save(Slot {
+        bucket[index].save(Slot {
             key,
             data: score
                 | (best_move.unwrap_or(0) as u64) << 16
