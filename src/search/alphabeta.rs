@@ -573,10 +573,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                         last_proof_line = false;
                         break;
                     }
-                    // A line that does not replay (it cannot, short of a
-                    // bug) is dropped, and this depth searched again.
-                    *self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
-                    self.shared.helper_depth.store(0, Ordering::Relaxed);
+                    // The line did not replay (it cannot, short of a bug):
+                    // this depth is searched again.
                     next_depth = depth;
                     continue 'deepening;
                 }
@@ -662,10 +660,20 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
 
     /// Takes over the helpers' deepest line as this thread's `pv[0]`, if it
     /// is deeper than the iteration it cut short and its moves are legal
-    /// from the root; returns its depth and score.
+    /// from the root; returns its depth and score. A line that is not taken
+    /// over is dropped, so it does not cut the next iteration short again.
     fn adopt_helper_line(&mut self, root: &G::Position) -> Option<(u32, i32)> {
-        let line = self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let line = line.as_ref().filter(|line| line.depth >= self.shared.main_depth.load(Ordering::Relaxed))?;
+        let mut offered = self.shared.helper_line.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let adopted = self.replay_helper_line(root, offered.as_ref());
+        if adopted.is_none() {
+            *offered = None;
+            self.shared.helper_depth.store(0, Ordering::Relaxed);
+        }
+        adopted
+    }
+
+    fn replay_helper_line(&mut self, root: &G::Position, line: Option<&HelperLine>) -> Option<(u32, i32)> {
+        let line = line.filter(|line| line.depth >= self.shared.main_depth.load(Ordering::Relaxed))?;
         let mut pv = Vec::with_capacity(line.pv.len());
         let mut position = *root;
         for &bits in &line.pv {
