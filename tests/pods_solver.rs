@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use common::reference::RefRules;
 use podium::games::pods::{
-    MoveList, PodsGame, Position, Rotation, Rules, Side, Variant, least_placements, most_placements, standard_verdict,
+    Move, MoveList, PodsGame, Position, Rotation, Rules, Side, Variant, least_placements, most_placements,
+    standard_verdict,
 };
-use podium::search::{Limits, Score, Searcher, Signals};
+use podium::search::{Limits, Score, SearchResult, Searcher, Signals};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -38,6 +39,12 @@ fn random_games(count: usize, seed: u64) -> Vec<Vec<Position>> {
         .collect()
 }
 
+/// The last `plies` positions before the end of seeded random standard
+/// games, where every line can be tried.
+fn endgames(count: usize, seed: u64, plies: usize) -> Vec<Position> {
+    random_games(count, seed).iter().flat_map(|positions| positions.iter().rev().skip(1).take(plies).copied()).collect()
+}
+
 /// Whether the side to move wins, by trying every line to the end.
 fn brute_force_wins(reference: &RefRules, line: &str, known: &mut HashMap<String, bool>) -> bool {
     if let Some(&wins) = known.get(line) {
@@ -47,6 +54,25 @@ fn brute_force_wins(reference: &RefRules, line: &str, known: &mut HashMap<String
         reference.legal_moves(line).iter().any(|mv| !brute_force_wins(reference, &reference.play(line, mv), known));
     known.insert(line.to_string(), wins);
     wins
+}
+
+/// Checks a search's proved result for the position of `line` against brute
+/// force: the winner, and the winner's move. Returns whether the mover wins.
+fn assert_brute_force_agrees(
+    reference: &RefRules,
+    line: &str,
+    result: &SearchResult<Move>,
+    known: &mut HashMap<String, bool>,
+) -> bool {
+    let mover_wins = brute_force_wins(reference, line, known);
+    let Score::Mate(moves) = result.score else { panic!("{line}: no mate found, {:?}", result.score) };
+    assert_eq!(moves > 0, mover_wins, "{line}: mate {moves}");
+    if mover_wins {
+        let best = result.best_move.expect("a winning move").to_string();
+        let after = reference.play(line, &best);
+        assert!(!brute_force_wins(reference, &after, known), "{line}: {best} does not win");
+    }
+    mover_wins
 }
 
 #[test]
@@ -75,28 +101,17 @@ fn verdicts_and_proofs_name_the_brute_force_winner() {
     let game = PodsGame::new(rules.clone(), 0);
     let mut known = HashMap::new();
     let (mut verdicts, mut proofs, mut wins) = (0, 0, 0);
-    for positions in random_games(400, 0x5eed_0b0e) {
-        // The last plies of each game, where every line can be tried.
-        for position in positions.iter().rev().skip(1).take(5) {
-            let line = position.to_string();
-            let mover_wins = brute_force_wins(&reference, &line, &mut known);
-            if let Some((verdict, _)) = standard_verdict(&rules, position) {
-                assert_eq!(verdict, mover_wins, "{line}: the bound's verdict");
-                verdicts += 1;
-            }
-            let mut searcher = Searcher::new(1);
-            let limits = Limits { depth: Some(60), prove: true, ..Limits::default() };
-            let result = searcher.search(&game, position, &[], &limits, &[], &Signals::default(), |_| {});
-            let Score::Mate(moves) = result.score else { panic!("{line}: no proof, {:?}", result.score) };
-            assert_eq!(moves > 0, mover_wins, "{line}: proved mate {moves}");
-            if mover_wins {
-                let best = result.best_move.expect("a winning move").to_string();
-                let after = reference.play(&line, &best);
-                assert!(!brute_force_wins(&reference, &after, &mut known), "{line}: {best} does not win");
-                wins += 1;
-            }
-            proofs += 1;
+    for position in endgames(400, 0x5eed_0b0e, 5) {
+        let line = position.to_string();
+        if let Some((verdict, _)) = standard_verdict(&rules, &position) {
+            assert_eq!(verdict, brute_force_wins(&reference, &line, &mut known), "{line}: the bound's verdict");
+            verdicts += 1;
         }
+        let mut searcher = Searcher::new(1);
+        let limits = Limits { depth: Some(60), prove: true, ..Limits::default() };
+        let result = searcher.search(&game, &position, &[], &limits, &[], &Signals::default(), |_| {});
+        wins += u32::from(assert_brute_force_agrees(&reference, &line, &result, &mut known));
+        proofs += 1;
     }
     assert!(verdicts > 800 && proofs > 1_800 && wins > 800, "{verdicts} verdicts, {proofs} proofs, {wins} wins");
 }
@@ -110,24 +125,14 @@ fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
     let game = PodsGame::new(rules.clone(), 0);
     let mut known = HashMap::new();
     let (mut proved, mut wins) = (0, 0);
-    for positions in random_games(60, 0x5eed_0b0f) {
-        for position in positions.iter().rev().skip(1).take(6) {
-            let line = position.to_string();
-            let mover_wins = brute_force_wins(&reference, &line, &mut known);
-            let mut root_moves = MoveList::new();
-            position.generate_moves(&rules, &mut root_moves);
-            let mut searcher = Searcher::new(1);
-            let limits = Limits { depth: Some(60), ..Limits::default() };
-            let result = searcher.search(&game, position, &[], &limits, &root_moves, &Signals::default(), |_| {});
-            let Score::Mate(moves) = result.score else { panic!("{line}: no mate found, {:?}", result.score) };
-            assert_eq!(moves > 0, mover_wins, "{line}: mate {moves}");
-            if mover_wins {
-                let best = result.best_move.expect("a winning move").to_string();
-                assert!(!brute_force_wins(&reference, &reference.play(&line, &best), &mut known), "{line}: {best}");
-                wins += 1;
-            }
-            proved += 1;
-        }
+    for position in endgames(60, 0x5eed_0b0f, 6) {
+        let mut root_moves = MoveList::new();
+        position.generate_moves(&rules, &mut root_moves);
+        let mut searcher = Searcher::new(1);
+        let limits = Limits { depth: Some(60), ..Limits::default() };
+        let result = searcher.search(&game, &position, &[], &limits, &root_moves, &Signals::default(), |_| {});
+        wins += u32::from(assert_brute_force_agrees(&reference, &position.to_string(), &result, &mut known));
+        proved += 1;
     }
     assert!(proved > 300 && wins > 100, "{proved} positions, {wins} wins");
 }

@@ -2,9 +2,9 @@
 //! asks only which side wins. It tries the game's most promising moves
 //! first, looks up every child in the table before searching any where the
 //! game says that pays (an enhanced transposition cutoff: one child already
-//! proved lost for its mover settles the node), takes the game's word where a sound bound
-//! decides a position, and remembers what it proved. Only for games without
-//! draws within reach (a draw leaves the proof unfinished).
+//! proved lost for its mover settles the node), takes the game's word where
+//! a sound bound decides a position, and remembers what it proved. Only for
+//! games without draws within reach (a draw leaves the proof unfinished).
 
 use super::game::{Outcome, SearchGame};
 
