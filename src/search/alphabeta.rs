@@ -1449,6 +1449,8 @@ mod tests {
         nodes: Vec<TreeNode>,
         /// A repeated position is a draw (as in the advanced Pods game).
         repetitions: bool,
+        /// 3, or 2 for a two-player game (A and B).
+        players: usize,
     }
 
     struct TreeNode {
@@ -1478,6 +1480,7 @@ mod tests {
                     })
                     .collect(),
                 repetitions: false,
+                players: 3,
             }
         }
 
@@ -1519,7 +1522,7 @@ mod tests {
         }
 
         fn players(&self, _: &usize) -> usize {
-            3
+            self.players
         }
 
         fn mover(&self, node: &usize) -> usize {
@@ -1627,6 +1630,35 @@ mod tests {
         assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 5), long_line));
         // Max-n stops deepening once no line reaches the horizon.
         assert_eq!(maxn.depth, 5);
+    }
+
+    #[test]
+    fn late_move_pruning_does_not_give_up_a_node_whose_first_moves_all_lose() {
+        // Two players. A's "safe" is worth 0; "x" is worth 50: B can only
+        // answer "trap", where A's first nine moves (in the order the
+        // search tries them) lose at once and only the tenth, "escape",
+        // holds, worth 50 to A. At depth 3 "x" is searched with a null
+        // window, and so is "trap", one ply from the leaves, where late
+        // move pruning keeps nine moves and a fail-high is not searched
+        // again. Were it to prune after nine lost moves, A would seem lost
+        // after "trap", and "x" refuted.
+        let b_wins = Outcome::Win(1);
+        let mut nodes: Vec<NodeSpec> = vec![
+            ("root", 0, &["safe", "x"], NO_SCORES, ON),
+            ("safe", 1, &["calm"], NO_SCORES, ON),
+            ("calm", 0, &["end"], NO_SCORES, ON),
+            ("end", 0, &[], NO_SCORES, Outcome::Draw),
+            ("x", 1, &["trap"], NO_SCORES, ON),
+            ("trap", 0, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "escape"], NO_SCORES, ON),
+            ("escape", 1, &["end"], [50, -50, 0], ON),
+        ];
+        for name in ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"] {
+            nodes.push((name, 1, &[], NO_SCORES, b_wins));
+        }
+        let mut tree = Tree::new(&nodes);
+        tree.players = 2;
+        let (result, pv) = tree.search(MultiplayerSearch::Paranoid, 3);
+        assert_eq!((result.score, pv), (Score::Centipawns(50), vec!["x", "trap", "escape"]));
     }
 
     #[test]
