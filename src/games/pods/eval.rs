@@ -73,11 +73,12 @@ impl Feature {
 pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
-    /// The weights each variant plays with, fitted by `podium tune` (see README).
+    /// The weights each variant plays with: fitted by `podium tune`, the
+    /// standard game's `placements` then raised from 1 to 3 by matches (see README).
     pub const fn for_variant(variant: Variant) -> Weights {
         match variant {
             //               secure open place safe most hand nearly podmv tempo
-            Variant::Standard => Weights([60, 8, 1, 0, 0, 0, 0, 0, 10]),
+            Variant::Standard => Weights([60, 8, 3, 0, 0, 0, 0, 0, 10]),
             Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10]),
         }
     }
