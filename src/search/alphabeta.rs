@@ -1441,10 +1441,10 @@ mod tests {
         assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
     }
 
-    /// A three-player game given as an explicit tree, so that every value
-    /// can be worked out by hand. Players: A = 0, B = 1, C = 2. A node with
-    /// no children is a finished game; the others carry each player's
-    /// static score, read when the search stops there.
+    /// A three-player (or two-player) game given as an explicit tree, so
+    /// that every value can be worked out by hand. Players: A = 0, B = 1,
+    /// C = 2. A node with no children is a finished game; the others carry
+    /// each player's static score, read when the search stops there.
     struct Tree {
         nodes: Vec<TreeNode>,
         /// A repeated position is a draw (as in the advanced Pods game).
