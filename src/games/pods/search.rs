@@ -11,6 +11,14 @@ use crate::search::{Outcome, SearchGame};
 /// make at most this many more placements.
 const PROOF_HORIZON: u32 = 20;
 
+/// Standard: games between good players are proved won or lost about when
+/// both sides together can make this many more placements (measured over
+/// match games); after that each move is nearly free.
+const DECIDED_AT: u32 = 14;
+/// Standard: the fewest own moves a clock is shared over, so a game that
+/// runs past `DECIDED_AT` unproved still keeps time for its last moves.
+const FEWEST_MOVES_LEFT: u32 = 3;
+
 /// Pods for the search: the rules plus what a match adds (a ply limit).
 pub struct PodsGame {
     rules: Arc<Rules>,
@@ -111,8 +119,12 @@ impl SearchGame for PodsGame {
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let in_hand = position.hand(position.side_to_move()).count();
         match self.rules.variant() {
-            // Each move places a pod: the hand bounds the game.
-            Variant::Standard => in_hand.max(1),
+            // The moves that count are those before the game is decided:
+            // about half the placements left above `DECIDED_AT` are ours.
+            Variant::Standard => {
+                let placements_left = self.plies_left_bound(position).unwrap_or(0);
+                (placements_left.saturating_sub(DECIDED_AT) / 2).max(FEWEST_MOVES_LEFT).min(in_hand.max(1))
+            }
             // Pods come back to hand and move about: games run longer.
             Variant::Advanced => 20 + 2 * in_hand,
         }
@@ -124,5 +136,35 @@ impl SearchGame for PodsGame {
 
     fn move_from_bits(bits: u16) -> Option<Move> {
         Move::from_bits(bits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pods::Rotation;
+
+    /// Plays `moves` from the start of a standard game.
+    fn standard_after(moves: &str) -> (PodsGame, Position) {
+        let rules = Arc::new(Rules::default_for(Variant::Standard));
+        let mut position = Position::start(&rules, Rotation::R0);
+        for text in moves.split_whitespace() {
+            position.try_play(&rules, text.parse().expect("a move")).expect("legal");
+        }
+        (PodsGame::new(rules, 0), position)
+    }
+
+    #[test]
+    fn standard_clock_is_shared_over_the_moves_before_the_game_is_decided() {
+        let (game, start) = standard_after("");
+        let full_hand = start.hand(Side::White).count();
+        let early = game.expected_moves_left(&start);
+        assert!(early <= full_hand / 2 && early > FEWEST_MOVES_LEFT, "{early} of {full_hand}");
+
+        // 13 plies of a match game: few placements left on either side.
+        let (game, late) = standard_after("B@e6 L@c5 N@a1 N@b5 J@d3 G@c4 G@d2 B@e3 E@f3 A@b3 K@f6 C@b4 I@c2");
+        let left = game.plies_left_bound(&late).unwrap();
+        assert!(left < DECIDED_AT + 2 * FEWEST_MOVES_LEFT, "{left} placements left");
+        assert_eq!(game.expected_moves_left(&late), FEWEST_MOVES_LEFT);
     }
 }
