@@ -982,6 +982,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             {
                 break;
             }
+            // The first child's table slot is fetched while it is made;
+            // later ones were fetched a move ahead (below).
+            if index == 0
+                && depth > 1
+                && let Some(key) = self.game.child_hash_hint(position, mv)
+            {
+                self.tt.prefetch(key ^ self.key_salt);
+            }
             let child = self.game.play(position, mv);
             if ply == 0 {
                 self.announce(mv, index + 1, depth as u32);
