@@ -78,7 +78,7 @@ impl ProofTable {
         loop {
             let mut slots = Vec::new();
             if slots.try_reserve_exact(count).is_ok() || count == 2 {
-                super::tt::advise_huge_pages(slots.as_ptr(), count * std::mem::size_of::<Slot>());
+                super::tt::advise_huge_pages(slots.as_ptr(), slots.capacity() * std::mem::size_of::<Slot>());
                 slots.resize(count, Slot::default());
                 return ProofTable { slots };
             }

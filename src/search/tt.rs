@@ -98,16 +98,17 @@ struct Bucket([SharedSlot; BUCKET_SLOTS]);
 fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
     let mut buckets = Vec::new();
     buckets.try_reserve_exact(count).ok()?;
-    advise_huge_pages(buckets.as_ptr(), count * std::mem::size_of::<Bucket>());
+    advise_huge_pages(buckets.as_ptr(), buckets.capacity() * std::mem::size_of::<Bucket>());
     buckets.resize_with(count, Bucket::default);
     Some(buckets)
 }
 
 /// Asks the kernel to back the whole 2 MiB pages inside `length` bytes at
-/// `start` with huge pages, before they are first touched. Probes land
-/// anywhere in a table of many megabytes: with 4 KiB pages nearly every one
-/// also misses the TLB, and a prefetch then stalls on the page walk.
-/// Linux only; elsewhere, or if the kernel declines, pages stay small.
+/// `start` (an allocation of ours, reserved but not yet touched) with huge
+/// pages. Probes land anywhere in a table of many megabytes: with 4 KiB
+/// pages nearly every one also misses the TLB, and a prefetch then stalls
+/// on the page walk. Linux only; elsewhere, or if the kernel declines,
+/// pages stay small.
 pub(crate) fn advise_huge_pages<T>(start: *const T, length: usize) {
     #[cfg(target_os = "linux")]
     {
