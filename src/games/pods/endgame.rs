@@ -41,7 +41,7 @@ impl Prospects {
         };
         // Targets gathered by leg, so each direction is spread once.
         let (mut short_from, mut long_from) = ([Bitboard::EMPTY; 8], [Bitboard::EMPTY; 8]);
-        position.placements_for(rules, side, position.hand(side), |pod, targets| {
+        position.placements_for(side, position.hand(side), |pod, targets| {
             if targets.is_empty() {
                 return;
             }

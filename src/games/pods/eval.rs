@@ -195,9 +195,9 @@ impl PlacementSummary {
     }
 }
 
-fn placement_summary(rules: &Rules, position: &Position, side: Side) -> PlacementSummary {
+fn placement_summary(position: &Position, side: Side) -> PlacementSummary {
     let mut summary = PlacementSummary { points: Bitboard::EMPTY, placements: 0, pods: 0 };
-    position.placements_for(rules, side, position.hand(side), |_, targets| {
+    position.placements_for(side, position.hand(side), |_, targets| {
         summary.points |= targets;
         summary.placements += targets.count() as i32;
         summary.pods += i32::from(!targets.is_empty());
@@ -220,8 +220,8 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
     }
     let us = position.side_to_move();
     let them = us.opponent();
-    let ours = placement_summary(rules, position, us);
-    let theirs = placement_summary(rules, position, them);
+    let ours = placement_summary(position, us);
+    let theirs = placement_summary(position, them);
     let mut terms = [0; FEATURES];
     let mut set = |feature: Feature, value: i32| terms[feature.index()] = weights.get(feature) * value;
     set(Feature::Placements, ours.placements - theirs.placements);

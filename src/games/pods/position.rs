@@ -147,12 +147,12 @@ pub struct Position {
     /// Points attacked by each side's pods on the board.
     attacked: [Bitboard; 2],
     /// For each side and each pod in its hand, the points where it could
-    /// place that pod now if it were its turn (the first-move rule aside),
-    /// when `reach_known`. A placement only takes points away (see
-    /// `narrow_reach`). What else the advanced game does (pods that move or
-    /// come off) leaves it unknown: it is then worked out where needed.
+    /// place that pod now if it were its turn (the first-move rule aside).
+    /// A placement only takes points away (see `narrow_reach`); after what
+    /// else the advanced game does (pods that move or come off) it is worked
+    /// out again at once, since the evaluation and the move generator of
+    /// the subtree below will both read it.
     reach: [[Bitboard; MAX_PODS]; 2],
-    reach_known: bool,
     /// Whether a pod may stand blocked: only in a position set up by hand,
     /// since every action takes blocked pods off (advanced game).
     blocked_possible: bool,
@@ -277,7 +277,6 @@ impl Position {
             hands: [all, all],
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
-            reach_known: true,
             blocked_possible: false,
             side_to_move: Side::White,
             rotation,
@@ -428,24 +427,16 @@ impl Position {
     /// Calls `visit(pod, targets)` for each pod the side to move may place.
     #[inline(always)]
     fn for_each_placement(&self, rules: &Rules, visit: impl FnMut(Pod, Bitboard)) {
-        self.placements_for(rules, self.side_to_move, self.placeable(rules), visit);
+        self.placements_for(self.side_to_move, self.placeable(rules), visit);
     }
 
     /// Calls `visit(pod, targets)` for each of `pods` in `side`'s hand, the
     /// points where `side` could place it if it were `side`'s turn (the
     /// first-move rule aside).
     #[inline(always)]
-    pub fn placements_for(&self, rules: &Rules, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
-        let pods = PodMask(pods.0 & self.hands[side.index()].0);
-        if self.reach_known {
-            for pod in pods {
-                visit(pod, self.reach[side.index()][pod.index()]);
-            }
-        } else if !pods.is_empty() {
-            let masks = PlacementMasks::new(self, rules, side, pods);
-            for pod in pods {
-                visit(pod, masks.targets(rules, side, pod));
-            }
+    pub fn placements_for(&self, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
+        for pod in PodMask(pods.0 & self.hands[side.index()].0) {
+            visit(pod, self.reach[side.index()][pod.index()]);
         }
     }
 
@@ -684,21 +675,17 @@ impl Position {
         }
         let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry, mv.to());
         match placed {
-            Some((pod, to)) if !removed => {
-                if self.reach_known {
-                    self.narrow_reach(rules, geometry, side, pod, to);
-                }
-            }
+            Some((pod, to)) if !removed => self.narrow_reach(rules, geometry, side, pod, to),
             _ => {
                 self.compute_attacks(rules);
-                self.reach_known = false;
+                self.reach = self.compute_reach(rules);
             }
         }
         self.side_to_move = side.opponent();
         self.hash ^= rules.zobrist.black_to_move;
         self.ply += 1;
         debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
-        debug_assert!(!self.reach_known || self.reach == self.compute_reach(rules), "incremental reach drifted");
+        debug_assert!(self.reach == self.compute_reach(rules), "incremental reach drifted");
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
@@ -752,7 +739,6 @@ impl Position {
             hands: [PodMask::EMPTY; 2],
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
-            reach_known: true,
             blocked_possible: true,
             side_to_move: fields[1].parse().map_err(PositionError::Side)?,
             rotation: fields[3].parse().map_err(PositionError::Rotation)?,
