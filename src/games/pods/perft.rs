@@ -42,16 +42,12 @@ pub fn perft_until(rules: &Rules, position: &Position, depth: u32, stop: &Atomic
     position.generate_moves(rules, &mut moves);
     let mut total = 0;
     for &mv in moves.iter() {
-        let mut next = *position;
-        next.play_unchecked(rules, mv);
-        total += perft_until(rules, &next, depth - 1, stop)?;
+        total += perft_until(rules, &position.after(rules, mv), depth - 1, stop)?;
     }
     Some(total)
 }
 
 /// perft(`depth`) of the position after `mv`.
 fn perft_after(rules: &Rules, position: &Position, mv: Move, depth: u32) -> u64 {
-    let mut next = *position;
-    next.play_unchecked(rules, mv);
-    perft(rules, &next, depth)
+    perft(rules, &position.after(rules, mv), depth)
 }

@@ -385,11 +385,6 @@ impl Position {
         (side, pod)
     }
 
-    fn hand_remove(&mut self, rules: &Rules, side: Side, pod: Pod) {
-        self.hands[side.index()].remove(pod);
-        self.hash ^= rules.zobrist.hand[side.index()][pod.index()];
-    }
-
     fn hand_insert(&mut self, rules: &Rules, side: Side, pod: Pod) {
         self.hands[side.index()].insert(pod);
         self.hash ^= rules.zobrist.hand[side.index()][pod.index()];
@@ -461,15 +456,16 @@ impl Position {
     /// are closed to the opponent, so are the points from which an opponent
     /// pod would attack it, and pods next to it may have lost their last
     /// liberty.
-    fn narrow_reach(&mut self, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
+    fn narrow_reach(&mut self, parent: &Position, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
         let (us, them) = (side.index(), side.opponent().index());
         self.reach[us][pod.index()] = Bitboard::EMPTY;
         for own in self.hands[us] {
-            self.reach[us][own.index()] &= !to.bit();
+            self.reach[us][own.index()] = parent.reach[us][own.index()] & !to.bit();
         }
         let closed = to.bit() | geometry.attacks[us][pod.index()][to.index()];
-        for other in self.hands[them] {
-            self.reach[them][other.index()] &= !(closed | geometry.reverse_attacks[them][other.index()][to.index()]);
+        for other in parent.hands[them] {
+            self.reach[them][other.index()] = parent.reach[them][other.index()]
+                & !(closed | geometry.reverse_attacks[them][other.index()][to.index()]);
         }
         if !rules.placement_needs_liberty() {
             return;
@@ -656,36 +652,50 @@ impl Position {
     }
 
     /// Plays `mv`, which the caller guarantees is legal (from `generate_moves`
-    /// or `check`): the fast path used by search and perft.
+    /// or `check`).
     pub fn play_unchecked(&mut self, rules: &Rules, mv: Move) {
+        *self = self.after(rules, mv);
+    }
+
+    /// The position after `mv`, which the caller guarantees is legal: the
+    /// fast path used by search and perft. What a placement changes is
+    /// written from this position's fields, not read back from the copy
+    /// just made, which would wait for the copy's wide stores to land.
+    pub fn after(&self, rules: &Rules, mv: Move) -> Position {
         let side = self.side_to_move;
+        let us = side.index();
         let geometry = rules.geometry(self.rotation);
+        let keys = &rules.zobrist;
+        let mut next = *self;
         let mut placed = None;
         match mv.kind() {
             MoveKind::Place { pod, to } => {
-                self.hand_remove(rules, side, pod);
-                self.put(rules, side, pod, to);
-                self.attacked[side.index()] |= geometry.attacks[side.index()][pod.index()][to.index()];
+                next.hands[us] = PodMask(self.hands[us].0 & !(1 << pod.index()));
+                next.points[to.index()] = (us * 16 + pod.index()) as u8;
+                next.occupied[us] = self.occupied[us] | to.bit();
+                next.attacked[us] = self.attacked[us] | geometry.attacks[us][pod.index()][to.index()];
+                next.hash = self.hash ^ keys.hand[us][pod.index()] ^ keys.board[us][pod.index()][to.index()];
                 placed = Some((pod, to));
             }
             MoveKind::Step { from, to } => {
-                let (_, pod) = self.take(rules, from);
-                self.put(rules, side, pod, to);
+                let (_, pod) = next.take(rules, from);
+                next.put(rules, side, pod, to);
             }
         }
-        let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry, mv.to());
+        let removed = rules.variant() == Variant::Advanced && next.remove_blocked(rules, geometry, mv.to());
         match placed {
-            Some((pod, to)) if !removed => self.narrow_reach(rules, geometry, side, pod, to),
+            Some((pod, to)) if !removed => next.narrow_reach(self, rules, geometry, side, pod, to),
             _ => {
-                self.compute_attacks(rules);
-                self.reach = self.compute_reach(rules);
+                next.compute_attacks(rules);
+                next.reach = next.compute_reach(rules);
             }
         }
-        self.side_to_move = side.opponent();
-        self.hash ^= rules.zobrist.black_to_move;
-        self.ply += 1;
-        debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
-        debug_assert!(self.reach == self.compute_reach(rules), "incremental reach drifted");
+        next.side_to_move = side.opponent();
+        next.hash ^= keys.black_to_move;
+        next.ply = self.ply + 1;
+        debug_assert_eq!(next.hash, next.compute_hash(rules), "incremental hash drifted");
+        debug_assert!(next.reach == next.compute_reach(rules), "incremental reach drifted");
+        next
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the

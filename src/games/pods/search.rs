@@ -64,9 +64,7 @@ impl SearchGame for PodsGame {
     }
 
     fn play(&self, position: &Position, mv: Move) -> Position {
-        let mut next = *position;
-        next.play_unchecked(&self.rules, mv);
-        next
+        position.after(&self.rules, mv)
     }
 
     fn child_hash_hint(&self, position: &Position, mv: Move) -> Option<u64> {
