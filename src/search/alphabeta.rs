@@ -968,6 +968,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         // one ahead, and its child's table slot fetched while the previous
         // child's subtree is searched.
         let mut upcoming: Option<(G::Move, i32)> = None;
+        let mut child_slot: Option<G::Position> = None;
         while let Some((mv, move_score)) =
             upcoming.take().or_else(|| self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root))
         {
@@ -990,11 +991,18 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             {
                 self.tt.prefetch(key ^ self.key_salt);
             }
-            let child = self.game.play(position, mv);
+            // One child a node, written over by each move after the first.
+            let child: &G::Position = match &mut child_slot {
+                Some(child) => {
+                    self.game.play_into(position, mv, child);
+                    child
+                }
+                None => child_slot.insert(self.game.play(position, mv)),
+            };
             if ply == 0 {
                 self.announce(mv, index + 1, depth as u32);
             }
-            let same_side = self.with_root(self.game.mover(&child)) == self.with_root(mover);
+            let same_side = self.with_root(self.game.mover(child)) == self.with_root(mover);
             if index > 0
                 && let Some((next, next_score)) =
                     self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root)
@@ -1007,19 +1015,19 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 upcoming = Some((next, next_score));
             }
             let score = if index == 0 {
-                self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1)
+                self.search_child(child, same_side, depth - 1, alpha, beta, ply + 1)
             } else {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
                 let quiet = move_score < KILLER_SCORE;
                 let reducible = quiet && depth >= 3 && index >= 3;
                 let reduction = if reducible { late_move_reduction(depth, index) } else { 0 };
-                let mut score = self.search_child(&child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
+                let mut score = self.search_child(child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && score > alpha {
-                    score = self.search_child(&child, same_side, depth - 1, alpha, alpha + 1, ply + 1);
+                    score = self.search_child(child, same_side, depth - 1, alpha, alpha + 1, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = self.search_child(&child, same_side, depth - 1, alpha, beta, ply + 1);
+                    score = self.search_child(child, same_side, depth - 1, alpha, beta, ply + 1);
                 }
                 score
             };

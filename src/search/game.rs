@@ -36,6 +36,13 @@ pub trait SearchGame: Sync {
     /// The position after `mv`, which is legal.
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
 
+    /// Makes `child` the position after `mv`, which is legal. `child` holds
+    /// an earlier child of the same node: a game whose positions are large
+    /// can write it in place rather than return a copy to be copied again.
+    fn play_into(&self, position: &Self::Position, mv: Self::Move, child: &mut Self::Position) {
+        *child = self.play(position, mv);
+    }
+
     /// The key the position after `mv` most likely has, where the game can
     /// tell without playing it: the search fetches that table slot early.
     /// A wrong guess costs nothing but the fetch.

@@ -16,7 +16,14 @@ pub fn perft(rules: &Rules, position: &Position, depth: u32) -> u64 {
         _ => {
             let mut moves = MoveList::new();
             position.generate_moves(rules, &mut moves);
-            moves.iter().map(|&mv| perft_after(rules, position, mv, depth - 1)).sum()
+            let mut child = *position;
+            moves
+                .iter()
+                .map(|&mv| {
+                    child.become_after(position, rules, mv);
+                    perft(rules, &child, depth - 1)
+                })
+                .sum()
         }
     }
 }

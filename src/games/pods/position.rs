@@ -657,45 +657,53 @@ impl Position {
         *self = self.after(rules, mv);
     }
 
-    /// The position after `mv`, which the caller guarantees is legal: the
-    /// fast path used by search and perft. What a placement changes is
-    /// written from this position's fields, not read back from the copy
-    /// just made, which would wait for the copy's wide stores to land.
+    /// The position after `mv`, which the caller guarantees is legal.
     pub fn after(&self, rules: &Rules, mv: Move) -> Position {
-        let side = self.side_to_move;
-        let us = side.index();
-        let geometry = rules.geometry(self.rotation);
-        let keys = &rules.zobrist;
         let mut next = *self;
+        next.become_after(self, rules, mv);
+        next
+    }
+
+    /// Makes this position the one after `mv` in `parent`, which the caller
+    /// guarantees is legal: the fast path of search and perft, which write
+    /// each child over the last. What a placement changes is written from
+    /// the parent's fields, not read back from the copy just made, which
+    /// would wait for the copy's wide stores to land.
+    #[inline]
+    pub fn become_after(&mut self, parent: &Position, rules: &Rules, mv: Move) {
+        let side = parent.side_to_move;
+        let us = side.index();
+        let geometry = rules.geometry(parent.rotation);
+        let keys = &rules.zobrist;
+        *self = *parent;
         let mut placed = None;
         match mv.kind() {
             MoveKind::Place { pod, to } => {
-                next.hands[us] = PodMask(self.hands[us].0 & !(1 << pod.index()));
-                next.points[to.index()] = (us * 16 + pod.index()) as u8;
-                next.occupied[us] = self.occupied[us] | to.bit();
-                next.attacked[us] = self.attacked[us] | geometry.attacks[us][pod.index()][to.index()];
-                next.hash = self.hash ^ keys.hand[us][pod.index()] ^ keys.board[us][pod.index()][to.index()];
+                self.hands[us] = PodMask(parent.hands[us].0 & !(1 << pod.index()));
+                self.points[to.index()] = (us * 16 + pod.index()) as u8;
+                self.occupied[us] = parent.occupied[us] | to.bit();
+                self.attacked[us] = parent.attacked[us] | geometry.attacks[us][pod.index()][to.index()];
+                self.hash = parent.hash ^ keys.hand[us][pod.index()] ^ keys.board[us][pod.index()][to.index()];
                 placed = Some((pod, to));
             }
             MoveKind::Step { from, to } => {
-                let (_, pod) = next.take(rules, from);
-                next.put(rules, side, pod, to);
+                let (_, pod) = self.take(rules, from);
+                self.put(rules, side, pod, to);
             }
         }
-        let removed = rules.variant() == Variant::Advanced && next.remove_blocked(rules, geometry, mv.to());
+        let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry, mv.to());
         match placed {
-            Some((pod, to)) if !removed => next.narrow_reach(self, rules, geometry, side, pod, to),
+            Some((pod, to)) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
             _ => {
-                next.compute_attacks(rules);
-                next.reach = next.compute_reach(rules);
+                self.compute_attacks(rules);
+                self.reach = self.compute_reach(rules);
             }
         }
-        next.side_to_move = side.opponent();
-        next.hash ^= keys.black_to_move;
-        next.ply = self.ply + 1;
-        debug_assert_eq!(next.hash, next.compute_hash(rules), "incremental hash drifted");
-        debug_assert!(next.reach == next.compute_reach(rules), "incremental reach drifted");
-        next
+        self.side_to_move = side.opponent();
+        self.hash ^= keys.black_to_move;
+        self.ply = parent.ply + 1;
+        debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
+        debug_assert!(self.reach == self.compute_reach(rules), "incremental reach drifted");
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the

@@ -67,6 +67,10 @@ impl SearchGame for PodsGame {
         position.after(&self.rules, mv)
     }
 
+    fn play_into(&self, position: &Position, mv: Move, child: &mut Position) {
+        child.become_after(position, &self.rules, mv);
+    }
+
     fn child_hash_hint(&self, position: &Position, mv: Move) -> Option<u64> {
         Some(position.hash_after(&self.rules, mv))
     }
