@@ -459,26 +459,27 @@ impl Position {
     fn narrow_reach(&mut self, parent: &Position, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
         let (us, them) = (side.index(), side.opponent().index());
         self.reach[us][pod.index()] = Bitboard::EMPTY;
-        for own in self.hands[us] {
-            self.reach[us][own.index()] = parent.reach[us][own.index()] & !to.bit();
-        }
         let closed = to.bit() | geometry.attacks[us][pod.index()][to.index()];
-        for other in parent.hands[them] {
-            self.reach[them][other.index()] = parent.reach[them][other.index()]
-                & !(closed | geometry.reverse_attacks[them][other.index()][to.index()]);
-        }
-        if !rules.placement_needs_liberty() {
-            return;
-        }
+        let needs_liberty = rules.placement_needs_liberty();
         let empty = self.empty();
+        // One pass a side: what the placement closes, then the points
+        // next to it whose last liberty it was.
         for owner in [us, them] {
             for each in self.hands[owner] {
-                let reach = &mut self.reach[owner][each.index()];
-                for point in *reach & geometry.reverse_first_steps[owner][each.index()][to.index()] {
-                    if (geometry.first_steps[owner][each.index()][point.index()] & empty).is_empty() {
-                        *reach &= !point.bit();
+                let shut = if owner == us {
+                    to.bit()
+                } else {
+                    closed | geometry.reverse_attacks[them][each.index()][to.index()]
+                };
+                let mut reach = parent.reach[owner][each.index()] & !shut;
+                if needs_liberty {
+                    for point in reach & geometry.reverse_first_steps[owner][each.index()][to.index()] {
+                        if (geometry.first_steps[owner][each.index()][point.index()] & empty).is_empty() {
+                            reach &= !point.bit();
+                        }
                     }
                 }
+                self.reach[owner][each.index()] = reach;
             }
         }
     }
