@@ -6,7 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::endgame::{Prospects, secure_estimate};
-use super::{Bitboard, Position, Rules, Side, Variant};
+use super::position::PlacementSummary;
+use super::{Position, Rules, Side, Variant};
 
 /// What the evaluation looks at. Each is the side to move's count less the
 /// opponent's, unless said otherwise.
@@ -179,32 +180,6 @@ impl fmt::Display for EvalTerms {
     }
 }
 
-/// What one side could place: where, how many (pod, point) pairs, and how
-/// many of its pods fit somewhere.
-struct PlacementSummary {
-    points: Bitboard,
-    placements: i32,
-    pods: i32,
-}
-
-impl PlacementSummary {
-    /// About how many more placements the side can make: pods that fit
-    /// somewhere, one a point at most (the endgame's bound without its matching).
-    fn most(&self) -> i32 {
-        self.pods.min(self.points.count() as i32)
-    }
-}
-
-fn placement_summary(position: &Position, side: Side) -> PlacementSummary {
-    let mut summary = PlacementSummary { points: Bitboard::EMPTY, placements: 0, pods: 0 };
-    position.placements_for(side, position.hand(side), |_, targets| {
-        summary.points |= targets;
-        summary.placements += targets.count() as i32;
-        summary.pods += i32::from(!targets.is_empty());
-    });
-    summary
-}
-
 /// The static score for the side to move, `None` if it has already lost.
 pub fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
     let (terms, legal_moves) = evaluate_terms(rules, position, weights);
@@ -220,11 +195,11 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
     }
     let us = position.side_to_move();
     let them = us.opponent();
-    let ours = placement_summary(position, us);
-    let theirs = placement_summary(position, them);
+    let ours = position.placement_summary(us);
+    let theirs = position.placement_summary(them);
     let mut terms = [0; FEATURES];
     let mut set = |feature: Feature, value: i32| terms[feature.index()] = weights.get(feature) * value;
-    set(Feature::Placements, ours.placements - theirs.placements);
+    set(Feature::Placements, i32::from(ours.placements) - i32::from(theirs.placements));
     set(Feature::Tempo, 1);
     let legal_moves = match rules.variant() {
         Variant::Standard => {

@@ -153,6 +153,8 @@ pub struct Position {
     /// out again at once, since the evaluation and the move generator of
     /// the subtree below will both read it.
     reach: [[Bitboard; MAX_PODS]; 2],
+    /// `reach` summed up for each side, for the evaluation.
+    summaries: [PlacementSummary; 2],
     /// Whether a pod may stand blocked: only in a position set up by hand,
     /// since every action takes blocked pods off (advanced game).
     blocked_possible: bool,
@@ -172,6 +174,29 @@ impl PartialEq for Position {
 }
 
 impl Eq for Position {}
+
+/// What one side could place: where, how many (pod, point) pairs, and how
+/// many of its pods fit somewhere.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlacementSummary {
+    pub points: Bitboard,
+    pub placements: u16,
+    pub pods: u8,
+}
+
+impl PlacementSummary {
+    fn add(&mut self, targets: Bitboard) {
+        self.points |= targets;
+        self.placements += targets.count() as u16;
+        self.pods += u8::from(!targets.is_empty());
+    }
+
+    /// About how many more placements the side can make: pods that fit
+    /// somewhere, one a point at most (the endgame's bound without its matching).
+    pub fn most(&self) -> i32 {
+        i32::from(self.pods).min(self.points.count() as i32)
+    }
+}
 
 /// Per-direction masks shared by every pod the side to move might place.
 struct PlacementMasks {
@@ -277,6 +302,7 @@ impl Position {
             hands: [all, all],
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
+            summaries: [PlacementSummary::default(); 2],
             blocked_possible: false,
             side_to_move: Side::White,
             rotation,
@@ -284,6 +310,7 @@ impl Position {
             hash: 0,
         };
         position.reach = position.compute_reach(rules);
+        position.summaries = position.summarize();
         position.hash = position.compute_hash(rules);
         position
     }
@@ -451,7 +478,23 @@ impl Position {
         reach
     }
 
-    /// Brings `reach` up to date after `side` placed `pod` on `to` and
+    /// `summaries` worked out from `reach`.
+    fn summarize(&self) -> [PlacementSummary; 2] {
+        Side::BOTH.map(|side| {
+            let mut summary = PlacementSummary::default();
+            for pod in self.hands[side.index()] {
+                summary.add(self.reach[side.index()][pod.index()]);
+            }
+            summary
+        })
+    }
+
+    /// What `side` could place now, if it were its turn (the first-move rule aside).
+    pub fn placement_summary(&self, side: Side) -> PlacementSummary {
+        self.summaries[side.index()]
+    }
+
+    /// Brings `reach` (and its summaries) up to date after `side` placed `pod` on `to` and
     /// nothing came off: that point is taken, the points it now attacks
     /// are closed to the opponent, so are the points from which an opponent
     /// pod would attack it, and pods next to it may have lost their last
@@ -465,6 +508,7 @@ impl Position {
         // One pass a side: what the placement closes, then the points
         // next to it whose last liberty it was.
         for owner in [us, them] {
+            let mut summary = PlacementSummary::default();
             for each in self.hands[owner] {
                 let shut = if owner == us {
                     to.bit()
@@ -480,7 +524,9 @@ impl Position {
                     }
                 }
                 self.reach[owner][each.index()] = reach;
+                summary.add(reach);
             }
+            self.summaries[owner] = summary;
         }
     }
 
@@ -698,6 +744,7 @@ impl Position {
             _ => {
                 self.compute_attacks(rules);
                 self.reach = self.compute_reach(rules);
+                self.summaries = self.summarize();
             }
         }
         self.side_to_move = side.opponent();
@@ -705,6 +752,7 @@ impl Position {
         self.ply = parent.ply + 1;
         debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
         debug_assert!(self.reach == self.compute_reach(rules), "incremental reach drifted");
+        debug_assert!(self.summaries == self.summarize(), "placement summaries drifted");
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
@@ -758,6 +806,7 @@ impl Position {
             hands: [PodMask::EMPTY; 2],
             attacked: [Bitboard::EMPTY; 2],
             reach: [[Bitboard::EMPTY; MAX_PODS]; 2],
+            summaries: [PlacementSummary::default(); 2],
             blocked_possible: true,
             side_to_move: fields[1].parse().map_err(PositionError::Side)?,
             rotation: fields[3].parse().map_err(PositionError::Rotation)?,
@@ -824,6 +873,7 @@ impl Position {
         }
         position.compute_attacks(rules);
         position.reach = position.compute_reach(rules);
+        position.summaries = position.summarize();
         position.hash = position.compute_hash(rules);
         Ok(position)
     }
