@@ -138,6 +138,11 @@ impl std::error::Error for PositionError {}
 /// Marks an empty point in `Position::points`.
 const NO_POD: u8 = u8::MAX;
 
+/// What `Position::points` holds where `side`'s `pod` stands.
+fn point_code(side: Side, pod: Pod) -> u8 {
+    (side.index() * 16 + pod.index()) as u8
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// Per point: `NO_POD`, or side * 16 + pod index.
@@ -399,7 +404,7 @@ impl Position {
     }
 
     fn put(&mut self, rules: &Rules, side: Side, pod: Pod, point: Point) {
-        self.points[point.index()] = (side.index() * 16 + pod.index()) as u8;
+        self.points[point.index()] = point_code(side, pod);
         self.occupied[side.index()] |= point.bit();
         self.hash ^= rules.zobrist.board[side.index()][pod.index()][point.index()];
     }
@@ -494,11 +499,11 @@ impl Position {
         self.summaries[side.index()]
     }
 
-    /// Brings `reach` (and its summaries) up to date after `side` placed `pod` on `to` and
-    /// nothing came off: that point is taken, the points it now attacks
-    /// are closed to the opponent, so are the points from which an opponent
-    /// pod would attack it, and pods next to it may have lost their last
-    /// liberty.
+    /// Brings `reach` and its summaries up to date after `side` placed `pod`
+    /// on `to` and nothing came off: that point is taken, the points it now
+    /// attacks are closed to the opponent, so are the points from which an
+    /// opponent pod would attack it, and pods next to it may have lost their
+    /// last liberty.
     fn narrow_reach(&mut self, parent: &Position, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
         let (us, them) = (side.index(), side.opponent().index());
         self.reach[us][pod.index()] = Bitboard::EMPTY;
@@ -726,8 +731,10 @@ impl Position {
         let mut placed = None;
         match mv.kind() {
             MoveKind::Place { pod, to } => {
-                self.hands[us] = PodMask(parent.hands[us].0 & !(1 << pod.index()));
-                self.points[to.index()] = (us * 16 + pod.index()) as u8;
+                let mut hand = parent.hands[us];
+                hand.remove(pod);
+                self.hands[us] = hand;
+                self.points[to.index()] = point_code(side, pod);
                 self.occupied[us] = parent.occupied[us] | to.bit();
                 self.attacked[us] = parent.attacked[us] | geometry.attacks[us][pod.index()][to.index()];
                 self.hash = parent.hash ^ keys.hand[us][pod.index()] ^ keys.board[us][pod.index()][to.index()];
@@ -843,7 +850,7 @@ impl Position {
                 }
                 let (side, pod) = note_pod(c, PodPlace::BoardRank(rank_number))?;
                 if let Some(point) = Point::from_coords(file.min(SIZE as usize) as i8, rank) {
-                    position.points[point.index()] = (side.index() * 16 + pod.index()) as u8;
+                    position.points[point.index()] = point_code(side, pod);
                     position.occupied[side.index()] |= point.bit();
                 }
                 file += 1;
