@@ -314,8 +314,7 @@ impl Position {
             ply: 0,
             hash: 0,
         };
-        position.reach = position.compute_reach(rules);
-        position.summaries = position.summarize();
+        position.refresh_reach(rules);
         position.hash = position.compute_hash(rules);
         position
     }
@@ -467,9 +466,10 @@ impl Position {
         }
     }
 
-    /// `reach` computed from scratch; the kept one must always equal it.
-    pub fn compute_reach(&self, rules: &Rules) -> [[Bitboard; MAX_PODS]; 2] {
-        let mut reach = [[Bitboard::EMPTY; MAX_PODS]; 2];
+    /// Works `reach` and its summaries out from scratch, in one pass.
+    fn refresh_reach(&mut self, rules: &Rules) {
+        self.reach = [[Bitboard::EMPTY; MAX_PODS]; 2];
+        self.summaries = [PlacementSummary::default(); 2];
         for side in Side::BOTH {
             let hand = self.hands[side.index()];
             if hand.is_empty() {
@@ -477,21 +477,11 @@ impl Position {
             }
             let masks = PlacementMasks::new(self, rules, side, hand);
             for pod in hand {
-                reach[side.index()][pod.index()] = masks.targets(rules, side, pod);
+                let targets = masks.targets(rules, side, pod);
+                self.reach[side.index()][pod.index()] = targets;
+                self.summaries[side.index()].add(targets);
             }
         }
-        reach
-    }
-
-    /// `summaries` worked out from `reach`.
-    fn summarize(&self) -> [PlacementSummary; 2] {
-        Side::BOTH.map(|side| {
-            let mut summary = PlacementSummary::default();
-            for pod in self.hands[side.index()] {
-                summary.add(self.reach[side.index()][pod.index()]);
-            }
-            summary
-        })
     }
 
     /// What `side` could place now, if it were its turn (the first-move rule aside).
@@ -750,16 +740,19 @@ impl Position {
             Some((pod, to)) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
             _ => {
                 self.compute_attacks(rules);
-                self.reach = self.compute_reach(rules);
-                self.summaries = self.summarize();
+                self.refresh_reach(rules);
             }
         }
         self.side_to_move = side.opponent();
         self.hash ^= keys.black_to_move;
         self.ply = parent.ply + 1;
         debug_assert_eq!(self.hash, self.compute_hash(rules), "incremental hash drifted");
-        debug_assert!(self.reach == self.compute_reach(rules), "incremental reach drifted");
-        debug_assert!(self.summaries == self.summarize(), "placement summaries drifted");
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = *self;
+            fresh.refresh_reach(rules);
+            assert!((self.reach, self.summaries) == (fresh.reach, fresh.summaries), "incremental reach drifted");
+        }
     }
 
     /// Takes every blocked pod off at once: the mover's back to hand, the
@@ -879,8 +872,7 @@ impl Position {
             return Err(PositionError::EmptyHand { side: position.side_to_move });
         }
         position.compute_attacks(rules);
-        position.reach = position.compute_reach(rules);
-        position.summaries = position.summarize();
+        position.refresh_reach(rules);
         position.hash = position.compute_hash(rules);
         Ok(position)
     }
