@@ -137,16 +137,8 @@ fn direction_masks(geometry: &Geometry, set: Bitboard, long: bool) -> [Bitboard;
     let mut masks = [Bitboard::EMPTY; 8];
     for direction in Direction::ALL {
         let dir = direction.index();
-        let links = geometry.links[dir];
-        let mut reach = set;
-        if long {
-            // Grow backwards from the set along linked points: a line is at
-            // most five steps long.
-            for _ in 0..SIZE - 1 {
-                reach = set | (links & reach.pull(direction));
-            }
-        }
-        masks[dir] = links & reach.pull(direction);
+        masks[dir] =
+            if long { geometry.long_leg_hits(direction, set) } else { geometry.links[dir] & set.pull(direction) };
     }
     masks
 }

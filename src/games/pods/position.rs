@@ -245,14 +245,7 @@ impl PlacementMasks {
             masks.short_hit[dir] = geometry.links[dir] & them.pull(Direction::from_index(dir));
         }
         for dir in DirBits(long_dirs) {
-            let (links, direction) = (geometry.links[dir], Direction::from_index(dir));
-            // Grow backwards from the opponent's pods along linked points:
-            // a ray is at most five steps long.
-            let mut reach = them;
-            for _ in 0..SIZE - 1 {
-                reach = them | (links & reach.pull(direction));
-            }
-            masks.long_hit[dir] = links & reach.pull(direction);
+            masks.long_hit[dir] = geometry.long_leg_hits(Direction::from_index(dir), them);
         }
         masks
     }

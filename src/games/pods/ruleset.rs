@@ -135,6 +135,23 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
+    /// The points from which a long leg in `dir` reaches a point of `set`:
+    /// along linked points, through whatever stands between.
+    #[inline(always)]
+    pub fn long_leg_hits(&self, dir: Direction, set: Bitboard) -> Bitboard {
+        let links = self.links[dir.index()];
+        // Grow backwards from the set by 1, 2 and 4 steps (a line is at most
+        // five steps long), each only where every step is linked.
+        let mut reach = set;
+        let mut linked = links;
+        reach |= linked & reach.pull_steps(dir, 1);
+        linked &= linked.pull_steps(dir, 1);
+        reach |= linked & reach.pull_steps(dir, 2);
+        linked &= linked.pull_steps(dir, 2);
+        reach |= linked & reach.pull_steps(dir, 4);
+        links & reach.pull(dir)
+    }
+
     fn new(board: &Board, pods: &PodSet, legs: &[[LegMasks; MAX_PODS]; 2]) -> Box<Geometry> {
         let mut geometry = Box::new(Geometry {
             links: [Bitboard::EMPTY; 8],

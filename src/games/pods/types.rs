@@ -249,7 +249,14 @@ impl Bitboard {
     /// line mask, which only holds points whose neighbour in `dir` exists.
     #[inline(always)]
     pub const fn pull(self, dir: Direction) -> Bitboard {
-        Bitboard(self.0.rotate_right(dir.index_delta() as u32 & 63))
+        self.pull_steps(dir, 1)
+    }
+
+    /// `pull` by `steps` steps at once: `result[p] = self[p + steps * dir]`,
+    /// garbage where that point is off the board.
+    #[inline(always)]
+    pub const fn pull_steps(self, dir: Direction, steps: i8) -> Bitboard {
+        Bitboard(self.0.rotate_right((dir.index_delta() * steps) as u32 & 63))
     }
 
     /// The lowest point in the set.
