@@ -461,20 +461,46 @@ impl Position {
 
     /// Works `reach` and its summaries out from scratch, in one pass.
     fn refresh_reach(&mut self, rules: &Rules) {
-        self.reach = [[Bitboard::EMPTY; MAX_PODS]; 2];
-        self.summaries = [PlacementSummary::default(); 2];
         for side in Side::BOTH {
-            let hand = self.hands[side.index()];
-            if hand.is_empty() {
-                continue;
-            }
-            let masks = PlacementMasks::new(self, rules, side, hand);
-            for pod in hand {
-                let targets = masks.targets(rules, side, pod);
-                self.reach[side.index()][pod.index()] = targets;
-                self.summaries[side.index()].add(targets);
-            }
+            self.refresh_side_reach(rules, side);
         }
+    }
+
+    /// Works `side`'s half of `reach` and its summary out from scratch.
+    fn refresh_side_reach(&mut self, rules: &Rules, side: Side) {
+        let hand = self.hands[side.index()];
+        self.reach[side.index()] = [Bitboard::EMPTY; MAX_PODS];
+        self.summaries[side.index()] = PlacementSummary::default();
+        if hand.is_empty() {
+            return;
+        }
+        let masks = PlacementMasks::new(self, rules, side, hand);
+        for pod in hand {
+            let targets = masks.targets(rules, side, pod);
+            self.reach[side.index()][pod.index()] = targets;
+            self.summaries[side.index()].add(targets);
+        }
+    }
+
+    /// Brings `reach` and its summaries up to date after `side` moved a pod
+    /// from `from` to `to`, nothing came off and placements need no
+    /// liberty. `side`'s own pods lose `to` and may gain `from`: the
+    /// opponent's pods, which decide the rest, stand where they stood. The
+    /// opponent's are worked out again: what they must not attack moved.
+    fn follow_step(&mut self, rules: &Rules, geometry: &Geometry, side: Side, from: Point, to: Point) {
+        let (us, them) = (side.index(), side.opponent().index());
+        let from_open = !self.attacked[them].contains(from);
+        let mut summary = PlacementSummary::default();
+        for pod in self.hands[us] {
+            let mut reach = self.reach[us][pod.index()] & !to.bit();
+            if from_open && (geometry.attacks[us][pod.index()][from.index()] & self.occupied[them]).is_empty() {
+                reach |= from.bit();
+            }
+            self.reach[us][pod.index()] = reach;
+            summary.add(reach);
+        }
+        self.summaries[us] = summary;
+        self.refresh_side_reach(rules, side.opponent());
     }
 
     /// What `side` could place now, if it were its turn (the first-move rule aside).
@@ -712,6 +738,7 @@ impl Position {
         let keys = &rules.zobrist;
         *self = *parent;
         let mut placed = None;
+        let mut stepped = None;
         match mv.kind() {
             MoveKind::Place { pod, to } => {
                 let mut hand = parent.hands[us];
@@ -726,11 +753,16 @@ impl Position {
             MoveKind::Step { from, to } => {
                 let (_, pod) = self.take(rules, from);
                 self.put(rules, side, pod, to);
+                stepped = Some((from, to));
             }
         }
         let removed = rules.variant() == Variant::Advanced && self.remove_blocked(rules, geometry, mv.to());
-        match placed {
-            Some((pod, to)) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
+        match (placed, stepped) {
+            (Some((pod, to)), _) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
+            (_, Some((from, to))) if !removed && !rules.placement_needs_liberty() => {
+                self.compute_attacks(rules);
+                self.follow_step(rules, geometry, side, from, to);
+            }
             _ => {
                 self.compute_attacks(rules);
                 self.refresh_reach(rules);
