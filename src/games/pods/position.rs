@@ -558,14 +558,12 @@ impl Position {
             let legs = rules.legs[side.index()][pod.index()];
             let mut targets = geometry.short_steps[side.index()][pod.index()][from.index()] & !occupied;
             for dir in DirBits(legs.long) {
+                // The ray up to its nearest blocker, without a branch: along
+                // a ray the point numbers only climb, or only fall.
                 let ray = geometry.rays[dir][from.index()];
                 let blockers = ray & occupied;
-                let nearest =
-                    if Direction::from_index(dir).index_delta() > 0 { blockers.first() } else { blockers.last() };
-                targets |= match nearest {
-                    None => ray,
-                    Some(blocker) => ray & !(geometry.rays[dir][blocker.index()] | blocker.bit()),
-                };
+                let (climbing, falling) = (blockers.below_first(), blockers.above_last());
+                targets |= ray & if Direction::from_index(dir).index_delta() > 0 { climbing } else { falling };
             }
             visit(from, targets);
         }

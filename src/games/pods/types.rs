@@ -259,6 +259,21 @@ impl Bitboard {
         Bitboard(self.0.rotate_right((dir.index_delta() * steps) as u32 & 63))
     }
 
+    /// Every point numbered below the set's lowest one; all of them if the set is empty.
+    #[inline(always)]
+    pub const fn below_first(self) -> Bitboard {
+        Bitboard((self.0 & self.0.wrapping_neg()).wrapping_sub(1))
+    }
+
+    /// Every point numbered above the set's highest one; all of them if the set is empty.
+    #[inline(always)]
+    pub const fn above_last(self) -> Bitboard {
+        match u64::MAX.checked_shl(64 - self.0.leading_zeros()) {
+            Some(bits) => Bitboard(bits),
+            None => Bitboard::EMPTY,
+        }
+    }
+
     /// The lowest point in the set.
     pub fn first(self) -> Option<Point> {
         (self.0 != 0).then(|| Point(self.0.trailing_zeros() as u8))
@@ -537,6 +552,20 @@ mod tests {
             assert!(bad.parse::<Point>().is_err(), "{bad}");
         }
         assert_eq!("a7".parse::<Point>(), Err(PointParseError::BadRank { text: "a7".into() }));
+    }
+
+    #[test]
+    fn below_first_and_above_last_split_the_board_at_the_set_s_ends() {
+        let set: Bitboard = ["b2", "e5"]
+            .into_iter()
+            .map(|name| name.parse::<Point>().unwrap().bit())
+            .fold(Bitboard::EMPTY, |a, b| a | b);
+        for point in Point::ALL {
+            let (low, high) = (set.first().unwrap(), set.last().unwrap());
+            assert_eq!(set.below_first().contains(point), point.index() < low.index(), "{point}");
+            assert_eq!(set.above_last().contains(point), point.index() > high.index(), "{point}");
+            assert!(Bitboard::EMPTY.below_first().contains(point) && Bitboard::EMPTY.above_last().contains(point));
+        }
     }
 
     #[test]
