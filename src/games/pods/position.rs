@@ -387,12 +387,18 @@ impl Position {
     }
 
     fn compute_attacks(&mut self, rules: &Rules) {
-        let geometry = rules.geometry(self.rotation);
-        self.attacked = [Bitboard::EMPTY; 2];
-        for point in self.occupied[0] | self.occupied[1] {
-            let (side, pod) = self.pod_at(point).expect("occupied");
-            self.attacked[side.index()] |= geometry.attacks[side.index()][pod.index()][point.index()];
+        for side in Side::BOTH {
+            self.compute_side_attacks(rules.geometry(self.rotation), side);
         }
+    }
+
+    fn compute_side_attacks(&mut self, geometry: &Geometry, side: Side) {
+        let mut attacked = Bitboard::EMPTY;
+        for point in self.occupied[side.index()] {
+            let pod = usize::from(self.points[point.index()] & 15);
+            attacked |= geometry.attacks[side.index()][pod][point.index()];
+        }
+        self.attacked[side.index()] = attacked;
     }
 
     fn put(&mut self, rules: &Rules, side: Side, pod: Pod, point: Point) {
@@ -758,7 +764,7 @@ impl Position {
         match (placed, stepped) {
             (Some((pod, to)), _) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
             (_, Some((from, to))) if !removed && !rules.placement_needs_liberty() => {
-                self.compute_attacks(rules);
+                self.compute_side_attacks(geometry, side);
                 self.follow_step(rules, geometry, side, from, to);
             }
             _ => {
@@ -773,7 +779,9 @@ impl Position {
         #[cfg(debug_assertions)]
         {
             let mut fresh = *self;
+            fresh.compute_attacks(rules);
             fresh.refresh_reach(rules);
+            assert_eq!(self.attacked, fresh.attacked, "incremental attacks drifted");
             assert!((self.reach, self.summaries) == (fresh.reach, fresh.summaries), "incremental reach drifted");
         }
     }
