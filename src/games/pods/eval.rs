@@ -221,21 +221,15 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
         }
         Variant::Advanced => {
             set(Feature::PodsInHand, position.hand(them).count() as i32 - position.hand(us).count() as i32);
-            if weights.get(Feature::PodsNearlyBlocked) != 0 {
-                let nearly_blocked = |side: Side| {
-                    position
-                        .occupied(side)
-                        .filter(|&point| {
-                            let (_, pod) = position.pod_at(point).expect("occupied");
-                            position.liberties(rules, side, pod, point).count() == 1
-                        })
-                        .count() as i32
-                };
-                set(Feature::PodsNearlyBlocked, nearly_blocked(them) - nearly_blocked(us));
+            let mobility = position.pod_mobility(rules);
+            let nearly_blocked = |side: Side| mobility.nearly_blocked[side.index()] as i32;
+            set(Feature::PodsNearlyBlocked, nearly_blocked(them) - nearly_blocked(us));
+            set(Feature::PodMoves, mobility.moves as i32);
+            if position.is_first_move() {
+                position.count_moves(rules)
+            } else {
+                u64::from(ours.placements) + u64::from(mobility.moves)
             }
-            let pod_moves = position.count_pod_moves(rules);
-            set(Feature::PodMoves, pod_moves as i32);
-            if position.is_first_move() { position.count_moves(rules) } else { ours.placements as u64 + pod_moves }
         }
     };
     (EvalTerms(terms), legal_moves)

@@ -203,6 +203,13 @@ impl PlacementSummary {
     }
 }
 
+/// See `Position::pod_mobility`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PodMobility {
+    pub moves: u32,
+    pub nearly_blocked: [u32; 2],
+}
+
 /// Per-direction masks shared by every pod the side to move might place.
 struct PlacementMasks {
     /// Empty points not attacked by the opponent.
@@ -558,21 +565,52 @@ impl Position {
         }
         let geometry = rules.geometry(self.rotation);
         let side = self.side_to_move;
-        let occupied = self.occupied[0] | self.occupied[1];
         for from in self.occupied[side.index()] {
-            let (_, pod) = self.pod_at(from).expect("occupied");
-            let legs = rules.legs[side.index()][pod.index()];
-            let mut targets = geometry.short_steps[side.index()][pod.index()][from.index()] & !occupied;
-            for dir in DirBits(legs.long) {
-                // The ray up to its nearest blocker, without a branch: along
-                // a ray the point numbers only climb, or only fall.
-                let ray = geometry.rays[dir][from.index()];
-                let blockers = ray & occupied;
-                let (climbing, falling) = (blockers.below_first(), blockers.above_last());
-                targets |= ray & if Direction::from_index(dir).index_delta() > 0 { climbing } else { falling };
-            }
-            visit(from, targets);
+            let pod = usize::from(self.points[from.index()] & 15);
+            visit(from, self.pod_targets(rules, geometry, pod, from));
         }
+    }
+
+    /// Where the side to move's pod (by index) on `from` may move.
+    #[inline(always)]
+    fn pod_targets(&self, rules: &Rules, geometry: &Geometry, pod: usize, from: Point) -> Bitboard {
+        let side = self.side_to_move.index();
+        let occupied = self.occupied[0] | self.occupied[1];
+        let mut targets = geometry.short_steps[side][pod][from.index()] & !occupied;
+        for dir in DirBits(rules.legs[side][pod].long) {
+            // The ray up to its nearest blocker, without a branch: along
+            // a ray the point numbers only climb, or only fall.
+            let ray = geometry.rays[dir][from.index()];
+            let blockers = ray & occupied;
+            let (climbing, falling) = (blockers.below_first(), blockers.above_last());
+            targets |= ray & if Direction::from_index(dir).index_delta() > 0 { climbing } else { falling };
+        }
+        targets
+    }
+
+    /// What the advanced game's evaluation asks of the pods on the board,
+    /// in one pass over them: the side to move's legal pod moves, and how
+    /// many of each side's pods have a single liberty left.
+    pub fn pod_mobility(&self, rules: &Rules) -> PodMobility {
+        let mut mobility = PodMobility::default();
+        if self.last_mover_emptied_hand(rules) {
+            return mobility;
+        }
+        let geometry = rules.geometry(self.rotation);
+        let empty = self.empty();
+        let may_move = self.may_move_pods(rules);
+        for side in Side::BOTH {
+            let mover = side == self.side_to_move;
+            for from in self.occupied[side.index()] {
+                let pod = usize::from(self.points[from.index()] & 15);
+                let liberties = geometry.first_steps[side.index()][pod][from.index()] & empty;
+                mobility.nearly_blocked[side.index()] += u32::from(liberties.count() == 1);
+                if mover && may_move {
+                    mobility.moves += self.pod_targets(rules, geometry, pod, from).count();
+                }
+            }
+        }
+        mobility
     }
 
     /// Every legal move, appended to `moves`. None once the game is over.
@@ -606,15 +644,6 @@ impl Position {
         let mut count = 0u64;
         self.for_each_placement(rules, |_, targets| count += targets.count() as u64);
         self.for_each_pod_move(rules, |_, targets| count += targets.count() as u64);
-        count
-    }
-
-    /// The number of legal moves of pods on the board (advanced game).
-    pub fn count_pod_moves(&self, rules: &Rules) -> u64 {
-        let mut count = 0u64;
-        if !self.last_mover_emptied_hand(rules) {
-            self.for_each_pod_move(rules, |_, targets| count += targets.count() as u64);
-        }
         count
     }
 
@@ -999,5 +1028,40 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    #[test]
+    fn pod_mobility_counts_the_step_moves_and_the_pods_with_one_liberty() {
+        use rand_xoshiro::Xoshiro256PlusPlus;
+        use rand_xoshiro::rand_core::{Rng, SeedableRng};
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(5);
+        let rules = Rules::default_for(Variant::Advanced);
+        let (mut steps_seen, mut nearly_blocked_seen) = (0, 0);
+        for _ in 0..20 {
+            let mut position = Position::start(&rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
+            for _ in 0..80 {
+                let mut moves = MoveList::new();
+                position.generate_moves(&rules, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let steps = moves.iter().filter(|mv| matches!(mv.kind(), MoveKind::Step { .. })).count() as u32;
+                let nearly_blocked = Side::BOTH.map(|side| {
+                    position
+                        .occupied(side)
+                        .filter(|&point| {
+                            let (_, pod) = position.pod_at(point).expect("occupied");
+                            position.liberties(&rules, side, pod, point).count() == 1
+                        })
+                        .count() as u32
+                });
+                let mobility = position.pod_mobility(&rules);
+                assert_eq!(mobility, PodMobility { moves: steps, nearly_blocked }, "{position}");
+                steps_seen += steps;
+                nearly_blocked_seen += nearly_blocked.iter().sum::<u32>();
+                position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(steps_seen > 1_000 && nearly_blocked_seen > 100, "{steps_seen} {nearly_blocked_seen}");
     }
 }
