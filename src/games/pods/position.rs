@@ -156,7 +156,8 @@ pub struct Position {
     /// A placement only takes points away (see `narrow_reach`); after what
     /// else the advanced game does (pods that move or come off) it is worked
     /// out again at once, since the evaluation and the move generator of
-    /// the subtree below will both read it.
+    /// the subtree below will both read it. The entries of pods not in hand
+    /// are never read, and may hold anything.
     reach: [[Bitboard; MAX_PODS]; 2],
     /// `reach` summed up for each side, for the evaluation.
     summaries: [PlacementSummary; 2],
@@ -500,12 +501,20 @@ impl Position {
     /// liberty. `side`'s own pods lose `to` and may gain `from`: the
     /// opponent's pods, which decide the rest, stand where they stood. The
     /// opponent's are worked out again: what they must not attack moved.
-    fn follow_step(&mut self, rules: &Rules, geometry: &Geometry, side: Side, from: Point, to: Point) {
+    fn follow_step(
+        &mut self,
+        parent: &Position,
+        rules: &Rules,
+        geometry: &Geometry,
+        side: Side,
+        from: Point,
+        to: Point,
+    ) {
         let (us, them) = (side.index(), side.opponent().index());
         let from_open = !self.attacked[them].contains(from);
         let mut summary = PlacementSummary::default();
         for pod in self.hands[us] {
-            let mut reach = self.reach[us][pod.index()] & !to.bit();
+            let mut reach = parent.reach[us][pod.index()] & !to.bit();
             if from_open && (geometry.attacks[us][pod.index()][from.index()] & self.occupied[them]).is_empty() {
                 reach |= from.bit();
             }
@@ -769,7 +778,25 @@ impl Position {
         let us = side.index();
         let geometry = rules.geometry(parent.rotation);
         let keys = &rules.zobrist;
-        *self = *parent;
+        // Every field but `reach`, which each way below writes for the pods
+        // in hand from the parent's: copying it as well would be wasted.
+        let Position {
+            points,
+            occupied,
+            hands,
+            attacked,
+            reach: _,
+            summaries,
+            blocked_possible,
+            side_to_move,
+            rotation,
+            ply,
+            hash,
+        } = *parent;
+        (self.points, self.occupied, self.hands, self.attacked, self.summaries) =
+            (points, occupied, hands, attacked, summaries);
+        (self.blocked_possible, self.side_to_move, self.rotation, self.ply, self.hash) =
+            (blocked_possible, side_to_move, rotation, ply, hash);
         let mut placed = None;
         let mut stepped = None;
         match mv.kind() {
@@ -794,7 +821,7 @@ impl Position {
             (Some((pod, to)), _) if !removed => self.narrow_reach(parent, rules, geometry, side, pod, to),
             (_, Some((from, to))) if !removed && !rules.placement_needs_liberty() => {
                 self.compute_side_attacks(geometry, side);
-                self.follow_step(rules, geometry, side, from, to);
+                self.follow_step(parent, rules, geometry, side, from, to);
             }
             _ => {
                 self.compute_attacks(rules);
@@ -811,7 +838,14 @@ impl Position {
             fresh.compute_attacks(rules);
             fresh.refresh_reach(rules);
             assert_eq!(self.attacked, fresh.attacked, "incremental attacks drifted");
-            assert!((self.reach, self.summaries) == (fresh.reach, fresh.summaries), "incremental reach drifted");
+            for side in Side::BOTH {
+                for pod in self.hands[side.index()] {
+                    let (reach, fresh_reach) =
+                        (self.reach[side.index()][pod.index()], fresh.reach[side.index()][pod.index()]);
+                    assert_eq!(reach, fresh_reach, "incremental reach drifted");
+                }
+            }
+            assert_eq!(self.summaries, fresh.summaries, "incremental summaries drifted");
         }
     }
 
