@@ -1031,71 +1031,67 @@ mod tests {
         assert_eq!(parse("6/6/6/6/6/6 w ab 0 0"), PositionError::EmptyHand { side: Side::White });
     }
 
-    #[test]
-    fn hash_after_is_the_key_played_moves_get_when_no_pod_comes_off() {
+    /// Plays 20 random games of `rules` of at most `plies` plies, from
+    /// random rotations, and calls `visit` with every position reached
+    /// that has legal moves, and those moves.
+    fn visit_random_games(rules: &Rules, seed: u64, plies: usize, mut visit: impl FnMut(&Position, &MoveList)) {
         use rand_xoshiro::Xoshiro256PlusPlus;
         use rand_xoshiro::rand_core::{Rng, SeedableRng};
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for _ in 0..20 {
+            let mut position = Position::start(rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
+            for _ in 0..plies {
+                let mut moves = MoveList::new();
+                position.generate_moves(rules, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                visit(&position, &moves);
+                position.play_unchecked(rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn hash_after_is_the_key_played_moves_get_when_no_pod_comes_off() {
         let mut checked = 0;
         for variant in [Variant::Standard, Variant::Advanced] {
             let rules = Rules::default_for(variant);
-            for _ in 0..20 {
-                let mut position = Position::start(&rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
-                for _ in 0..60 {
-                    let mut moves = MoveList::new();
-                    position.generate_moves(&rules, &mut moves);
-                    if moves.is_empty() {
-                        break;
+            visit_random_games(&rules, 7, 60, |position, moves| {
+                for &mv in moves.iter() {
+                    let after = position.after(&rules, mv);
+                    let on_board = |p: &Position| (p.occupied[0] | p.occupied[1]).count();
+                    let placed = matches!(mv.kind(), MoveKind::Place { .. }) as u32;
+                    if on_board(&after) == on_board(position) + placed {
+                        assert_eq!(position.hash_after(&rules, mv), after.hash(), "{position} {mv}");
+                        checked += 1;
                     }
-                    for &mv in moves.iter() {
-                        let mut after = position;
-                        after.play_unchecked(&rules, mv);
-                        let on_board = |p: &Position| (p.occupied[0] | p.occupied[1]).count();
-                        let placed = matches!(mv.kind(), MoveKind::Place { .. }) as u32;
-                        if on_board(&after) == on_board(&position) + placed {
-                            assert_eq!(position.hash_after(&rules, mv), after.hash(), "{position} {mv}");
-                            checked += 1;
-                        }
-                    }
-                    position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
                 }
-            }
+            });
         }
         assert!(checked > 10_000, "{checked}");
     }
 
     #[test]
     fn pod_mobility_counts_the_step_moves_and_the_pods_with_one_liberty() {
-        use rand_xoshiro::Xoshiro256PlusPlus;
-        use rand_xoshiro::rand_core::{Rng, SeedableRng};
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(5);
         let rules = Rules::default_for(Variant::Advanced);
         let (mut steps_seen, mut nearly_blocked_seen) = (0, 0);
-        for _ in 0..20 {
-            let mut position = Position::start(&rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
-            for _ in 0..80 {
-                let mut moves = MoveList::new();
-                position.generate_moves(&rules, &mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let steps = moves.iter().filter(|mv| matches!(mv.kind(), MoveKind::Step { .. })).count() as u32;
-                let nearly_blocked = Side::BOTH.map(|side| {
-                    position
-                        .occupied(side)
-                        .filter(|&point| {
-                            let (_, pod) = position.pod_at(point).expect("occupied");
-                            position.liberties(&rules, side, pod, point).count() == 1
-                        })
-                        .count() as u32
-                });
-                let mobility = position.pod_mobility(&rules);
-                assert_eq!(mobility, PodMobility { moves: steps, nearly_blocked }, "{position}");
-                steps_seen += steps;
-                nearly_blocked_seen += nearly_blocked.iter().sum::<u32>();
-                position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
-            }
-        }
+        visit_random_games(&rules, 5, 80, |position, moves| {
+            let steps = moves.iter().filter(|mv| matches!(mv.kind(), MoveKind::Step { .. })).count() as u32;
+            let nearly_blocked = Side::BOTH.map(|side| {
+                position
+                    .occupied(side)
+                    .filter(|&point| {
+                        let (_, pod) = position.pod_at(point).expect("occupied");
+                        position.liberties(&rules, side, pod, point).count() == 1
+                    })
+                    .count() as u32
+            });
+            let mobility = position.pod_mobility(&rules);
+            assert_eq!(mobility, PodMobility { moves: steps, nearly_blocked }, "{position}");
+            steps_seen += steps;
+            nearly_blocked_seen += nearly_blocked.iter().sum::<u32>();
+        });
         assert!(steps_seen > 1_000 && nearly_blocked_seen > 100, "{steps_seen} {nearly_blocked_seen}");
     }
 }
