@@ -153,11 +153,12 @@ pub struct Position {
     attacked: [Bitboard; 2],
     /// For each side and each pod in its hand, the points where it could
     /// place that pod now if it were its turn (the first-move rule aside).
-    /// A placement only takes points away (see `narrow_reach`); after what
-    /// else the advanced game does (pods that move or come off) it is worked
-    /// out again at once, since the evaluation and the move generator of
-    /// the subtree below will both read it. The entries of pods not in hand
-    /// are never read, and may hold anything.
+    /// A placement only takes points away (see `narrow_reach`); after a
+    /// step the mover's half is updated and the opponent's worked out again
+    /// (see `follow_step`), and after pods come off all of it, at once,
+    /// since the evaluation and the move generator of the subtree below
+    /// will both read it. The entries of pods not in hand are never read,
+    /// and may hold anything.
     reach: [[Bitboard; MAX_PODS]; 2],
     /// `reach` summed up for each side, for the evaluation.
     summaries: [PlacementSummary; 2],
