@@ -1,5 +1,6 @@
-//! Game-agnostic search (alpha-beta, transposition table, time) and the
-//! Pods adapter with its evaluation.
+//! Game-agnostic search: alpha-beta and max^n, the transposition table, the
+//! proof search, and limits and time. Each game brings its own adapter
+//! (`SearchGame`).
 
 mod alphabeta;
 mod game;

@@ -33,9 +33,15 @@ pub enum Feature {
     PodMoves,
     /// Having the move: always 1.
     Tempo,
+    /// Points both sides could place on, counted for the side to move
+    /// alone: its next placement turns some of them into points only it
+    /// can take. Without this term the side that has just moved looks
+    /// hundreds of units better off than it is, and the standard game's
+    /// scores swing between odd and even depths.
+    ContestedPoints,
 }
 
-pub const FEATURES: usize = 9;
+pub const FEATURES: usize = 10;
 
 impl Feature {
     pub const ALL: [Feature; FEATURES] = [
@@ -48,6 +54,7 @@ impl Feature {
         Feature::PodsNearlyBlocked,
         Feature::PodMoves,
         Feature::Tempo,
+        Feature::ContestedPoints,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +68,7 @@ impl Feature {
             Feature::PodsNearlyBlocked => "pods_nearly_blocked",
             Feature::PodMoves => "pod_moves",
             Feature::Tempo => "tempo",
+            Feature::ContestedPoints => "contested_points",
         }
     }
 
@@ -75,12 +83,14 @@ pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// The weights each variant plays with: fitted by `podium tune`, the
-    /// standard game's `placements` then raised from 1 to 3 by matches (see README).
+    /// standard game's `placements` then raised from 1 to 3 by matches, and
+    /// its `contested_points` set to where its scores stop swinging between
+    /// odd and even depths (see README).
     pub const fn for_variant(variant: Variant) -> Weights {
         match variant {
-            //               secure open place safe most hand nearly podmv tempo
-            Variant::Standard => Weights([60, 8, 3, 0, 0, 0, 0, 0, 10]),
-            Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10]),
+            //               secure open place safe most hand nearly podmv tempo contested
+            Variant::Standard => Weights([60, 8, 3, 0, 0, 0, 0, 0, 10, 30]),
+            Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10, 0]),
         }
     }
 
@@ -210,6 +220,7 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
             };
             set(Feature::SecurePlacements, secure(&ours, &theirs, us) - secure(&theirs, &ours, them));
             set(Feature::OpenPoints, ours.points.count() as i32 - theirs.points.count() as i32);
+            set(Feature::ContestedPoints, (ours.points & theirs.points).count() as i32);
             set(Feature::MostPlacements, ours.most() - theirs.most());
             if weights.get(Feature::SafePlacements) != 0 {
                 let (mine, other) = (Prospects::of(rules, position, us), Prospects::of(rules, position, them));

@@ -144,7 +144,10 @@ impl SearchGame for PodsGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::pods::Rotation;
+    use crate::games::pods::{MoveList, Rotation};
+    use crate::search::{Limits, Progress, Score, Searcher, Signals};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     /// Plays `moves` from the start of a standard game.
     fn standard_after(moves: &str) -> (PodsGame, Position) {
@@ -168,5 +171,55 @@ mod tests {
         let left = game.plies_left_bound(&late).unwrap();
         assert!(left < DECIDED_AT + 2 * FEWEST_MOVES_LEFT, "{left} placements left");
         assert_eq!(game.expected_moves_left(&late), FEWEST_MOVES_LEFT);
+    }
+
+    /// How much the score changes, on average, from an even depth to the
+    /// next odd one, less the same from an odd depth to the next even one,
+    /// searching standard positions two random plies into the game to `DEPTH`.
+    /// An evaluation that leans to the side to move, or away from it, makes
+    /// the scores swing between odd and even depths, and this large.
+    fn odd_even_swing(weights: Weights) -> f64 {
+        const DEPTH: u32 = 6;
+        let rules = Arc::new(Rules::default_for(Variant::Standard));
+        let game = PodsGame::new(rules.clone(), 0).with_weights(weights);
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut searcher = Searcher::new(4);
+        let limits = Limits { depth: Some(DEPTH), ..Limits::default() };
+        let mut changes = [Vec::new(), Vec::new()];
+        for opening in 0..16 {
+            let mut position = Position::start(&rules, Rotation::ALL[opening % 4]);
+            for _ in 0..2 {
+                let mut moves = MoveList::new();
+                position.generate_moves(&rules, &mut moves);
+                position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+            }
+            searcher.clear();
+            let mut scores = vec![None; DEPTH as usize + 1];
+            searcher.search(&game, &position, &[], &limits, &[], &Signals::default(), |progress| {
+                if let Progress::Line(report) = progress
+                    && let Score::Centipawns(score) = report.score
+                {
+                    scores[report.depth as usize] = Some(score);
+                }
+            });
+            for depth in 2..=DEPTH as usize {
+                if let (Some(before), Some(after)) = (scores[depth - 1], scores[depth]) {
+                    changes[depth % 2].push(f64::from(after - before));
+                }
+            }
+        }
+        let mean = |values: &[f64]| values.iter().sum::<f64>() / values.len() as f64;
+        mean(&changes[1]) - mean(&changes[0])
+    }
+
+    #[test]
+    fn standard_scores_do_not_swing_between_odd_and_even_depths() {
+        let shipped = Weights::for_variant(Variant::Standard);
+        let swing = odd_even_swing(shipped);
+        // Without the contested points, the side to move's next placement
+        // goes uncounted, and the scores swing.
+        let without = odd_even_swing(shipped.with_text("contested_points=0").unwrap());
+        assert!(without > 400.0, "without contested points: {without}");
+        assert!(swing.abs() * 4.0 < without, "{swing} with contested points, {without} without");
     }
 }
