@@ -559,9 +559,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             for line in 1..=lines {
                 // Two plies back, not one: the side to move at the leaves is
                 // then the same, so an evaluation that leans to one side
-                // cannot throw the window off. (The standard Pods game's
-                // did until it counted contested points; one ply back has
-                // measured no better since.)
+                // cannot throw the window off. One ply back measured no
+                // better with one that does not (README, the odd/even swing).
                 let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
                 let score = self.search_root(root, depth, expected);
                 if self.overtaken && !self.shared.signals.stop.load(Ordering::Relaxed) {

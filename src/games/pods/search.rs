@@ -177,7 +177,7 @@ mod tests {
     /// next odd one, less the same from an odd depth to the next even one,
     /// searching standard positions two random plies into the game to `DEPTH`.
     /// An evaluation that leans to the side to move, or away from it, makes
-    /// the scores swing between odd and even depths, and this large.
+    /// the scores swing between odd and even depths, and this figure large.
     fn odd_even_swing(weights: Weights) -> f64 {
         const DEPTH: u32 = 6;
         let rules = Arc::new(Rules::default_for(Variant::Standard));
