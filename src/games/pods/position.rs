@@ -143,6 +143,13 @@ fn point_code(side: Side, pod: Pod) -> u8 {
     (side.index() * 16 + pod.index()) as u8
 }
 
+/// The side index and pod index of a code `point_code` wrote, as the
+/// geometry tables are indexed.
+#[inline(always)]
+fn decode_point(code: u8) -> (usize, usize) {
+    (usize::from(code >> 4), usize::from(code & 15))
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// Per point: `NO_POD`, or side * 16 + pod index.
@@ -361,8 +368,8 @@ impl Position {
         if code == NO_POD {
             return None;
         }
-        let side = if code >= 16 { Side::Black } else { Side::White };
-        Some((side, Pod::from_index((code & 15) as usize).expect("stored pod")))
+        let (side, pod) = decode_point(code);
+        Some((Side::BOTH[side], Pod::from_index(pod).expect("stored pod")))
     }
 
     /// Whether the first-move rule (a two-legged pod, no moves) is in force.
@@ -404,7 +411,7 @@ impl Position {
     fn compute_side_attacks(&mut self, geometry: &Geometry, side: Side) {
         let mut attacked = Bitboard::EMPTY;
         for point in self.occupied[side.index()] {
-            let pod = usize::from(self.points[point.index()] & 15);
+            let (_, pod) = decode_point(self.points[point.index()]);
             attacked |= geometry.attacks[side.index()][pod][point.index()];
         }
         self.attacked[side.index()] = attacked;
@@ -576,7 +583,7 @@ impl Position {
         let geometry = rules.geometry(self.rotation);
         let side = self.side_to_move;
         for from in self.occupied[side.index()] {
-            let pod = usize::from(self.points[from.index()] & 15);
+            let (_, pod) = decode_point(self.points[from.index()]);
             visit(from, self.pod_targets(rules, geometry, pod, from));
         }
     }
@@ -612,7 +619,7 @@ impl Position {
         for side in Side::BOTH {
             let mover = side == self.side_to_move;
             for from in self.occupied[side.index()] {
-                let pod = usize::from(self.points[from.index()] & 15);
+                let (_, pod) = decode_point(self.points[from.index()]);
                 let liberties = geometry.first_steps[side.index()][pod][from.index()] & empty;
                 mobility.nearly_blocked[side.index()] += u32::from(liberties.count() == 1);
                 if mover && may_move {
@@ -863,8 +870,8 @@ impl Position {
         let blocked_among = |points: Bitboard| {
             let mut blocked = Bitboard::EMPTY;
             for point in points {
-                let code = self.points[point.index()] as usize;
-                if (geometry.first_steps[code >> 4][code & 15][point.index()] & empty).is_empty() {
+                let (side, pod) = decode_point(self.points[point.index()]);
+                if (geometry.first_steps[side][pod][point.index()] & empty).is_empty() {
                     blocked |= point.bit();
                 }
             }
