@@ -94,6 +94,17 @@ impl Weights {
         }
     }
 
+    /// Scores are rounded down to a multiple of this power of two. The standard game's
+    /// terms differ by a few units between many moves; at that grain, each
+    /// one that edges past the best so far is searched again in full, and
+    /// some iterations cost a hundred times the one before (README).
+    pub const fn grain(variant: Variant) -> i32 {
+        match variant {
+            Variant::Standard => 8,
+            Variant::Advanced => 1,
+        }
+    }
+
     pub fn get(&self, feature: Feature) -> i32 {
         self.0[feature.index()]
     }
@@ -167,17 +178,22 @@ impl fmt::Display for Weights {
     }
 }
 
-/// The evaluation split into its weighted terms, each from the side to move's view.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EvalTerms(pub [i32; FEATURES]);
+/// The evaluation split into its weighted terms, each from the side to move's
+/// view, and the grain their total is rounded down to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalTerms {
+    terms: [i32; FEATURES],
+    grain: i32,
+}
 
 impl EvalTerms {
     pub fn total(&self) -> i32 {
-        self.0.iter().sum()
+        // Down, not towards zero, so every step of the grain is as wide.
+        self.terms.iter().sum::<i32>() & !(self.grain - 1)
     }
 
     pub fn get(&self, feature: Feature) -> i32 {
-        self.0[feature.index()]
+        self.terms[feature.index()]
     }
 }
 
@@ -201,7 +217,7 @@ pub fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option
 /// Features of weight 0 are not worked out.
 pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> (EvalTerms, u64) {
     if position.last_mover_emptied_hand(rules) {
-        return (EvalTerms::default(), 0);
+        return (EvalTerms { terms: [0; FEATURES], grain: 1 }, 0);
     }
     let us = position.side_to_move();
     let them = us.opponent();
@@ -243,5 +259,46 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
             }
         }
     };
-    (EvalTerms(terms), legal_moves)
+    (EvalTerms { terms, grain: Weights::grain(rules.variant()) }, legal_moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pods::{MoveList, Rotation};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
+    /// The search sees the terms' sum rounded down to the variant's grain:
+    /// never more than the sum, and less by under one step.
+    #[test]
+    fn scores_are_the_terms_rounded_down_to_the_grain() {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(5);
+        for variant in [Variant::Standard, Variant::Advanced] {
+            let rules = Rules::default_for(variant);
+            let weights = Weights::for_variant(variant);
+            let grain = Weights::grain(variant);
+            let mut rounded = 0;
+            for game in 0..8 {
+                let mut position = Position::start(&rules, Rotation::ALL[game % 4]);
+                for _ in 0..16 {
+                    let (terms, _) = evaluate_terms(&rules, &position, &weights);
+                    let sum: i32 = Feature::ALL.iter().map(|&feature| terms.get(feature)).sum();
+                    if let Some(score) = evaluate(&rules, &position, &weights) {
+                        assert_eq!(score, terms.total());
+                        assert!(score <= sum && sum - score < grain, "{variant:?}: {score} from {sum}");
+                        assert_eq!(score.rem_euclid(grain), 0, "{variant:?}: {score}");
+                        rounded += usize::from(score != sum);
+                    }
+                    let mut moves = MoveList::new();
+                    position.generate_moves(&rules, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+                }
+            }
+            assert_eq!(rounded > 0, grain > 1, "{variant:?}: {rounded} scores rounded");
+        }
+    }
 }

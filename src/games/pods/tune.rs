@@ -58,7 +58,10 @@ pub fn game_samples(rules: &Rules, start: &Position, line: &str, number: usize) 
         let (terms, legal_moves) = evaluate_terms(rules, position, &unit);
         if legal_moves > 0 {
             let mover_score = if position.side_to_move() == Side::White { white_score } else { 1.0 - white_score };
-            samples.push(Sample { features: terms.0.map(f64::from), result: mover_score });
+            samples.push(Sample {
+                features: Feature::ALL.map(|feature| f64::from(terms.get(feature))),
+                result: mover_score,
+            });
         }
     };
     add(&position);
