@@ -94,10 +94,11 @@ impl Weights {
         }
     }
 
-    /// Scores are rounded down to a multiple of this power of two. The standard game's
-    /// terms differ by a few units between many moves; at that grain, each
-    /// one that edges past the best so far is searched again in full, and
-    /// some iterations cost a hundred times the one before (README).
+    /// Scores are rounded down to a multiple of this power of two. The
+    /// standard game's terms differ by a few units between many moves; at a
+    /// grain of 1, each one that edges past the best so far is searched
+    /// again in full, and some iterations cost a hundred times the one
+    /// before (README, "The score grain").
     pub const fn grain(variant: Variant) -> i32 {
         match variant {
             Variant::Standard => 8,
@@ -188,6 +189,7 @@ pub struct EvalTerms {
 
 impl EvalTerms {
     pub fn total(&self) -> i32 {
+        debug_assert!(self.grain > 0 && self.grain.count_ones() == 1, "grain {}", self.grain);
         // Down, not towards zero, so every step of the grain is as wide.
         self.terms.iter().sum::<i32>() & !(self.grain - 1)
     }
