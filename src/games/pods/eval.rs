@@ -267,39 +267,27 @@ pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::pods::{MoveList, Rotation};
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+    use crate::games::pods::position::visit_random_games;
 
     /// The search sees the terms' sum rounded down to the variant's grain:
     /// never more than the sum, and less by under one step.
     #[test]
     fn scores_are_the_terms_rounded_down_to_the_grain() {
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(5);
         for variant in [Variant::Standard, Variant::Advanced] {
             let rules = Rules::default_for(variant);
             let weights = Weights::for_variant(variant);
             let grain = Weights::grain(variant);
             let mut rounded = 0;
-            for game in 0..8 {
-                let mut position = Position::start(&rules, Rotation::ALL[game % 4]);
-                for _ in 0..16 {
-                    let (terms, _) = evaluate_terms(&rules, &position, &weights);
-                    let sum: i32 = Feature::ALL.iter().map(|&feature| terms.get(feature)).sum();
-                    if let Some(score) = evaluate(&rules, &position, &weights) {
-                        assert_eq!(score, terms.total());
-                        assert!(score <= sum && sum - score < grain, "{variant:?}: {score} from {sum}");
-                        assert_eq!(score.rem_euclid(grain), 0, "{variant:?}: {score}");
-                        rounded += usize::from(score != sum);
-                    }
-                    let mut moves = MoveList::new();
-                    position.generate_moves(&rules, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    position.play_unchecked(&rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+            visit_random_games(&rules, 5, 16, |position, _| {
+                let (terms, _) = evaluate_terms(&rules, position, &weights);
+                let sum: i32 = Feature::ALL.iter().map(|&feature| terms.get(feature)).sum();
+                if let Some(score) = evaluate(&rules, position, &weights) {
+                    assert_eq!(score, terms.total());
+                    assert!(score <= sum && sum - score < grain, "{variant:?}: {score} from {sum}");
+                    assert_eq!(score.rem_euclid(grain), 0, "{variant:?}: {score}");
+                    rounded += usize::from(score != sum);
                 }
-            }
+            });
             assert_eq!(rounded > 0, grain > 1, "{variant:?}: {rounded} scores rounded");
         }
     }

@@ -1018,6 +1018,28 @@ impl fmt::Display for Position {
     }
 }
 
+/// Plays 20 random games of `rules` of at most `plies` plies, from
+/// random rotations, and calls `visit` with every position reached
+/// that has legal moves, and those moves. For the tests of the pods module.
+#[cfg(test)]
+pub(crate) fn visit_random_games(rules: &Rules, seed: u64, plies: usize, mut visit: impl FnMut(&Position, &MoveList)) {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+    for _ in 0..20 {
+        let mut position = Position::start(rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
+        for _ in 0..plies {
+            let mut moves = MoveList::new();
+            position.generate_moves(rules, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            visit(&position, &moves);
+            position.play_unchecked(rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1037,27 +1059,6 @@ mod tests {
             PositionError::UnknownPod { place: PodPlace::BoardRank(4), letter: 'Z' }
         );
         assert_eq!(parse("6/6/6/6/6/6 w ab 0 0"), PositionError::EmptyHand { side: Side::White });
-    }
-
-    /// Plays 20 random games of `rules` of at most `plies` plies, from
-    /// random rotations, and calls `visit` with every position reached
-    /// that has legal moves, and those moves.
-    fn visit_random_games(rules: &Rules, seed: u64, plies: usize, mut visit: impl FnMut(&Position, &MoveList)) {
-        use rand_xoshiro::Xoshiro256PlusPlus;
-        use rand_xoshiro::rand_core::{Rng, SeedableRng};
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-        for _ in 0..20 {
-            let mut position = Position::start(rules, Rotation::ALL[(random.next_u64() % 4) as usize]);
-            for _ in 0..plies {
-                let mut moves = MoveList::new();
-                position.generate_moves(rules, &mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                visit(&position, &moves);
-                position.play_unchecked(rules, moves[(random.next_u64() % moves.len() as u64) as usize]);
-            }
-        }
     }
 
     #[test]
