@@ -152,7 +152,16 @@ pub struct Searcher {
     spawn_limit: Option<usize>,
 }
 
-const HISTORY_SIZE: usize = 1 << 16;
+/// History is kept per seat, as a move's worth depends on who makes it
+/// (Pods' notation names the same placement for either side); seats past
+/// the last share its table.
+const HISTORY_SEATS: usize = 4;
+const HISTORY_SIZE: usize = HISTORY_SEATS << 16;
+
+/// Where a move's history score is kept: by the seat making it and its bits.
+fn history_slot(mover: usize, bits: u16) -> usize {
+    mover.min(HISTORY_SEATS - 1) << 16 | usize::from(bits)
+}
 
 /// What the threads of one search share besides the table.
 struct Shared<'a> {
@@ -1049,7 +1058,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                         self.root_score = Some(score);
                     }
                     if score >= beta {
-                        self.reward(mv, depth, ply);
+                        self.reward(mv, mover, depth, ply);
                         break;
                     }
                 }
@@ -1132,7 +1141,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                     let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
                     moves.retain(|mv| !tried.contains(&Some(*mv)));
-                    self.score_moves(&moves, scored, tt_move, ply);
+                    self.score_moves(position, &moves, scored, tt_move, ply);
                     self.move_buffers[ply] = moves;
                 }
                 Stage::Rest => {
@@ -1166,9 +1175,17 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
     }
 
-    /// The table move first, then killers, then by history.
-    fn score_moves(&self, moves: &[G::Move], scored: &mut Vec<(i32, G::Move)>, tt_move: Option<G::Move>, ply: usize) {
+    /// The table move first, then killers, then by history and the game's hint.
+    fn score_moves(
+        &self,
+        position: &G::Position,
+        moves: &[G::Move],
+        scored: &mut Vec<(i32, G::Move)>,
+        tt_move: Option<G::Move>,
+        ply: usize,
+    ) {
         let killers = self.killers[ply];
+        let mover = self.game.mover(position);
         scored.clear();
         scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
@@ -1178,20 +1195,21 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             } else if Some(mv) == killers[1] {
                 KILLER_SCORE
             } else {
-                self.history[G::move_to_bits(mv) as usize]
+                (self.history[history_slot(mover, G::move_to_bits(mv))] + self.game.order_hint(position, mv))
+                    .min(HISTORY_MAX)
             };
             (score, mv)
         }));
     }
 
     /// A move that caused a cut-off becomes a killer and gains history.
-    fn reward(&mut self, mv: G::Move, depth: i32, ply: usize) {
+    fn reward(&mut self, mv: G::Move, mover: usize, depth: i32, ply: usize) {
         let killers = &mut self.killers[ply];
         if killers[0] != Some(mv) {
             killers[1] = killers[0];
             killers[0] = Some(mv);
         }
-        let slot = &mut self.history[G::move_to_bits(mv) as usize];
+        let slot = &mut self.history[history_slot(mover, G::move_to_bits(mv))];
         *slot = (*slot + depth * depth).min(HISTORY_MAX);
     }
 }

@@ -50,6 +50,13 @@ pub trait SearchGame: Sync {
         None
     }
 
+    /// How promising `mv` looks before any search, in the units of the
+    /// search's history scores (a cut-off `d` plies from the leaves adds
+    /// `d²`): it orders the moves history knows little about.
+    fn order_hint(&self, _position: &Self::Position, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Whether `mv` (say, read from the transposition table) is legal here.
     fn is_legal(&self, position: &Self::Position, mv: Self::Move) -> bool;
 

@@ -681,6 +681,19 @@ impl Position {
         self.hash ^ moved ^ keys.black_to_move
     }
 
+    /// How many points the opponent could place on now that `mv` takes or
+    /// attacks (0 for a move of a pod on the board).
+    pub fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
+        match mv.kind() {
+            MoveKind::Place { pod, to } => {
+                let side = self.side_to_move;
+                let attacked = rules.geometry(self.rotation).attacks[side.index()][pod.index()][to.index()];
+                ((to.bit() | attacked) & self.summaries[side.opponent().index()].points).count()
+            }
+            MoveKind::Step { .. } => 0,
+        }
+    }
+
     /// Whether `mv` is legal here, and if not, why.
     pub fn check(&self, rules: &Rules, mv: Move) -> Result<(), Illegal> {
         if self.last_mover_emptied_hand(rules) {
@@ -1079,6 +1092,26 @@ mod tests {
             });
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Every point counted is one the opponent can no longer place on after
+    /// the placement, and the count finds most of the points lost.
+    #[test]
+    fn points_closed_to_opponent_are_lost_to_it() {
+        let rules = Rules::default_for(Variant::Standard);
+        let (mut counted, mut lost_in_all) = (0, 0);
+        visit_random_games(&rules, 11, 30, |position, moves| {
+            let them = position.side_to_move().opponent();
+            let before = position.placement_summary(them).points;
+            for &mv in moves.iter() {
+                let closed = position.points_closed_to_opponent(&rules, mv);
+                let lost = (before & !position.after(&rules, mv).placement_summary(them).points).count();
+                assert!(closed <= lost, "{position} {mv}: {closed} counted, {lost} lost");
+                counted += closed;
+                lost_in_all += lost;
+            }
+        });
+        assert!(counted * 2 > lost_in_all && counted > 1000, "{counted} of {lost_in_all}");
     }
 
     #[test]
