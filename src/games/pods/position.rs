@@ -546,7 +546,7 @@ impl Position {
     fn narrow_reach(&mut self, parent: &Position, rules: &Rules, geometry: &Geometry, side: Side, pod: Pod, to: Point) {
         let (us, them) = (side.index(), side.opponent().index());
         self.reach[us][pod.index()] = Bitboard::EMPTY;
-        let closed = to.bit() | geometry.attacks[us][pod.index()][to.index()];
+        let closed = geometry.closed_by_placement(side, pod, to);
         let needs_liberty = rules.placement_needs_liberty();
         let empty = self.empty();
         // One pass a side: what the placement closes, then the points
@@ -686,9 +686,8 @@ impl Position {
     pub fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
         match mv.kind() {
             MoveKind::Place { pod, to } => {
-                let side = self.side_to_move;
-                let attacked = rules.geometry(self.rotation).attacks[side.index()][pod.index()][to.index()];
-                ((to.bit() | attacked) & self.summaries[side.opponent().index()].points).count()
+                let closed = rules.geometry(self.rotation).closed_by_placement(self.side_to_move, pod, to);
+                (closed & self.summaries[self.side_to_move.opponent().index()].points).count()
             }
             MoveKind::Step { .. } => 0,
         }

@@ -8,7 +8,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
 use super::board::Board;
-use super::pods::{MAX_PODS, PodMask, PodSet};
+use super::pods::{MAX_PODS, Pod, PodMask, PodSet};
 use super::types::{Bitboard, Direction, POINTS, Point, Rotation, Side};
 
 /// Which game is played.
@@ -135,6 +135,13 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
+    /// The points a placement of `pod` by `side` on `to` closes to the
+    /// opponent: the point itself and every point the pod attacks from it.
+    #[inline(always)]
+    pub fn closed_by_placement(&self, side: Side, pod: Pod, to: Point) -> Bitboard {
+        to.bit() | self.attacks[side.index()][pod.index()][to.index()]
+    }
+
     /// The points from which a long leg in `dir` reaches a point of `set`:
     /// along linked points, through whatever stands between.
     #[inline(always)]
