@@ -595,10 +595,11 @@ class ThreePlayerTest(PoldrRecordChecks):
 
     def test_faulty_third_engine_never_wins(self):
         # illegal: a move that is never legal; hang: no bestmove in time; unready: no readyok after
-        # uginewgame, a fault before the game that is charged when the engine's turn comes
+        # uginewgame, a fault before the game that is charged when the engine's turn comes. The ready
+        # timeout binds the real engines too: 0.3 s once failed one starting under CI load, so 2 s.
         for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
                                      ("hang", ["--movetime", "50", "--timemargin", "50"], "time forfeit"),
-                                     ("unready", ["--depth", "1", "--ready-timeout", "0.3"], "stall")):
+                                     ("unready", ["--depth", "1", "--ready-timeout", "2"], "stall")):
             run = ArbiterRun(self)
             done = run.match(*POLDR, "--players", "3", *self.engines[:6], "--engine", f"name={mode}", fake(mode),
                              "--referee", PODIUM, "--games", "6", "--random-plies", "2", "--concurrency", "2",
