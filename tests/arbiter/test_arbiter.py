@@ -308,11 +308,11 @@ class FaultTest(unittest.TestCase):
         self.assert_all_lost(records, "crash", "crash")
 
     def test_no_bestmove_under_movetime_is_a_time_forfeit(self):
-        records = self.play_against("hang", "--movetime", "50", "--timemargin", "100")
+        records = self.play_against("hang", "--movetime", "50", "--timemargin", "200")
         self.assert_all_lost(records, "hang", "time forfeit")
 
     def test_no_bestmove_under_a_clock_is_a_time_forfeit(self):
-        records = self.play_against("hang", "--tc", "0.2+0", "--timemargin", "50")
+        records = self.play_against("hang", "--tc", "0.2+0", "--timemargin", "150")
         self.assert_all_lost(records, "hang", "time forfeit")
         white_fake = next(record for record in records if record["white"] == "hang")
         self.assertGreaterEqual(white_fake["time_ms"]["white"], 0)
@@ -535,7 +535,7 @@ class PoldrTest(PoldrRecordChecks):
 
     def test_poldr_faults_lose_with_their_reason(self):
         for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
-                                     ("hang", ["--tc", "0.2+0", "--timemargin", "50"], "time forfeit")):
+                                     ("hang", ["--tc", "0.2+0", "--timemargin", "150"], "time forfeit")):
             run = ArbiterRun(self)
             done = run.match(*POLDR, "--engine", "name=one", f"cmd={PODIUM}", "--engine", f"name={mode}", fake(mode),
                              "--referee", PODIUM, "--games", "2", *limits)
@@ -598,7 +598,7 @@ class ThreePlayerTest(PoldrRecordChecks):
         # uginewgame, a fault before the game that is charged when the engine's turn comes. The ready
         # timeout binds the real engines too: 0.3 s once failed one starting under CI load, so 2 s.
         for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
-                                     ("hang", ["--movetime", "50", "--timemargin", "50"], "time forfeit"),
+                                     ("hang", ["--movetime", "50", "--timemargin", "200"], "time forfeit"),
                                      ("unready", ["--depth", "1", "--ready-timeout", "2"], "stall")):
             run = ArbiterRun(self)
             done = run.match(*POLDR, "--players", "3", *self.engines[:6], "--engine", f"name={mode}", fake(mode),
