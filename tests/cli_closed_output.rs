@@ -1,0 +1,40 @@
+//! A closed output ends every subcommand quietly with a failure.
+//!
+//! This test has a binary of its own: while a test in the same process
+//! starts another child, that child holds a copy of every open descriptor
+//! until it execs, the read end of this test's pipe included. Output small
+//! enough for the pipe's buffer then goes through, and the subcommand
+//! succeeds (seen once in CI, for `perft --divide`).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["analyse", "--json", "--depth", "2", "--positions", "-"], "startpos\n"),
+        (&["analyse", "--depth", "2", "--positions", "-"], "startpos\n"),
+        (&["perft", "--depth", "3", "--divide"], ""),
+        (&["bench", "--depth", "2"], ""),
+        (&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"], ""),
+        (
+            &["tune", "--variant", "standard", "--games", "-"],
+            "1-0 startpos moves B@d1 N@b5 G@e3\n0-1 startpos moves A@c3 b@d4\n",
+        ),
+    ];
+    for (args, input) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the podium binary runs");
+        // The reader goes away at once.
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(input.repeat(200).as_bytes()).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        assert!(output.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+}
