@@ -109,7 +109,8 @@ that made it. With three players the winner is then the other seat standing best
 (most bricks in reserve, then the tie-break), as the referee ranks it: the arbiter sends it the
 game's moves followed by the word `forfeit`, which is no move, and asks `query result`. An engine
 that fails while getting ready for a game before its turn has come forfeits when its turn comes;
-the others play on until then.
+the others play on until then. The record's `faulty` is the engine whose fault ended the game;
+its `detail` also names any engine that failed earlier in that game.
 
 Every option the match sets on an engine (its option.NAME=, and Variant or POLD.R's Game, Players,
 Size, Bricks) is confirmed with isready: an engine that refuses one (`info string error`) stops the

@@ -179,7 +179,8 @@ class GameRunner:
         faulty seat must be the one to move, and the referee ranks the others by the rules'
         scoring (Referee.forfeit_winner). A seat whose engine fails while getting ready for the
         game, before its turn has come, cannot be put to the referee yet: the game goes on without
-        asking it anything and it forfeits when its turn comes (None: the game is not over)."""
+        asking it anything and it forfeits when its turn comes (None: the game is not over). The
+        ending's detail names the fault that ends the game, then any seat's earlier one."""
         if fault.reason != "illegal move":
             self.seats[seat].kill()  # crashed, hung or confused: a fresh process next game
         self.faults[seat] = fault
@@ -193,7 +194,13 @@ class GameRunner:
         else:
             return None
         name = self.seats[seat].spec.name
-        return Ending(self.rules.win_for(winner), fault.reason, f"{name}: {fault.detail}", faulty=name)
+        detail = f"{name}: {fault.detail}"
+        # A seat that failed earlier, while getting ready, is out of this game too: the record
+        # names the fault that ended it, and these.
+        if earlier := [f"{self.seats[other].spec.name}: {other_fault.detail}"
+                       for other, other_fault in self.faults.items() if other != seat]:
+            detail += f"; also out: {'; '.join(earlier)}"
+        return Ending(self.rules.win_for(winner), fault.reason, detail, faulty=name)
 
     def _record(self, ending: Ending) -> dict:
         if self.rules.poldr:

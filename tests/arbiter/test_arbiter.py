@@ -615,6 +615,24 @@ class ThreePlayerTest(PoldrRecordChecks):
         deferred = [record for record in records if record["moves"]]
         self.assertTrue(deferred, "the unready engine was never out of turn at the start: nothing tested the wait")
 
+    def test_two_engines_failing_before_the_game_are_both_recorded(self):
+        # After two random plies Red (p3) is to move. Getting ready goes seat by seat: an unready
+        # engine before Red is out but not yet charged, and the second unready engine leaves one
+        # seat standing, which wins. The ready timeout binds Podium too, hence 2 s.
+        run = ArbiterRun(self)
+        run.match(*POLDR, "--players", "3", "--engine", "name=one", f"cmd={PODIUM}",
+                  "--engine", "name=late1", fake("unready"), "--engine", "name=late2", fake("unready"),
+                  "--referee", PODIUM, "--games", "6", "--random-plies", "2", "--concurrency", "2",
+                  "--depth", "1", "--ready-timeout", "2")
+        records = run.read_records()
+        self.assertEqual(len(records), 6)
+        for record in records:
+            self.assertEqual((record["winner"], record["reason"], record["moves"]), ("one", "stall", []), record)
+            late = sorted(name for name in ("late1", "late2") if f"{name}: no readyok within 2" in record["detail"])
+            self.assertEqual(late, ["late1", "late2"], record)
+            self.assertTrue(record["detail"].startswith(f"{record['faulty']}: "), record)
+            self.assertIn("; also out: ", record["detail"], record)
+
     def test_resume_plays_only_the_missing_games(self):
         run = ArbiterRun(self)
         options = [*POLDR, "--players", "3", *self.engines, "--games", "6", "--depth", "1", "--random-plies", "2"]
