@@ -427,6 +427,8 @@ class ResumeTest(unittest.TestCase):
 
 POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
 NATURAL_ENDINGS = ("last brick", "most bricks")
+# For the never-ready fake. The timeout binds Podium too: 0.3 s once failed one starting under CI load.
+READY_TIMEOUT_S = 2
 
 
 def poldr_rules(players: int) -> GameRules:
@@ -595,11 +597,10 @@ class ThreePlayerTest(PoldrRecordChecks):
 
     def test_faulty_third_engine_never_wins(self):
         # illegal: a move that is never legal; hang: no bestmove in time; unready: no readyok after
-        # uginewgame, a fault before the game that is charged when the engine's turn comes. The ready
-        # timeout binds the real engines too: 0.3 s once failed one starting under CI load, so 2 s.
+        # uginewgame, a fault before the game that is charged when the engine's turn comes
         for mode, limits, reason in (("illegal", ["--depth", "1"], "illegal move"),
                                      ("hang", ["--movetime", "50", "--timemargin", "200"], "time forfeit"),
-                                     ("unready", ["--depth", "1", "--ready-timeout", "2"], "stall")):
+                                     ("unready", ["--depth", "1", "--ready-timeout", str(READY_TIMEOUT_S)], "stall")):
             run = ArbiterRun(self)
             done = run.match(*POLDR, "--players", "3", *self.engines[:6], "--engine", f"name={mode}", fake(mode),
                              "--referee", PODIUM, "--games", "6", "--random-plies", "2", "--concurrency", "2",
@@ -618,17 +619,18 @@ class ThreePlayerTest(PoldrRecordChecks):
     def test_two_engines_failing_before_the_game_are_both_recorded(self):
         # After two random plies Red (p3) is to move. Getting ready goes seat by seat: an unready
         # engine before Red is out but not yet charged, and the second unready engine leaves one
-        # seat standing, which wins. The ready timeout binds Podium too, hence 2 s.
+        # seat standing, which wins.
         run = ArbiterRun(self)
         run.match(*POLDR, "--players", "3", "--engine", "name=one", f"cmd={PODIUM}",
                   "--engine", "name=late1", fake("unready"), "--engine", "name=late2", fake("unready"),
                   "--referee", PODIUM, "--games", "6", "--random-plies", "2", "--concurrency", "2",
-                  "--depth", "1", "--ready-timeout", "2")
+                  "--depth", "1", "--ready-timeout", str(READY_TIMEOUT_S))
         records = run.read_records()
         self.assertEqual(len(records), 6)
         for record in records:
             self.assertEqual((record["winner"], record["reason"], record["moves"]), ("one", "stall", []), record)
-            late = sorted(name for name in ("late1", "late2") if f"{name}: no readyok within 2" in record["detail"])
+            late = sorted(name for name in ("late1", "late2")
+                          if f"{name}: no readyok within {READY_TIMEOUT_S} s" in record["detail"])
             self.assertEqual(late, ["late1", "late2"], record)
             self.assertTrue(record["detail"].startswith(f"{record['faulty']}: "), record)
             self.assertIn("; also out: ", record["detail"], record)
