@@ -50,6 +50,11 @@ def group_count(games: int, rules: GameRules) -> int:
     return -(-games // len(rules.seatings))
 
 
+def _led_by(name: str, detail: str) -> str:
+    """A fault's detail led by its engine's name, once: the driver's own messages already start with it."""
+    return detail if detail.startswith((f"{name}:", f"{name} ")) else f"{name}: {detail}"
+
+
 @dataclass
 class Ending:
     result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win", "p2win" or "p3win"
@@ -194,10 +199,10 @@ class GameRunner:
         else:
             return None
         name = self.seats[seat].spec.name
-        detail = f"{name}: {fault.detail}"
+        detail = _led_by(name, fault.detail)
         # A seat that failed earlier, while getting ready, is out of this game too: the record
         # names the fault that ended it, and these.
-        if earlier := [f"{self.seats[other].spec.name}: {other_fault.detail}"
+        if earlier := [_led_by(self.seats[other].spec.name, other_fault.detail)
                        for other, other_fault in self.faults.items() if other != seat]:
             detail += f"; also out: {'; '.join(earlier)}"
         return Ending(self.rules.win_for(winner), fault.reason, detail, faulty=name)

@@ -632,6 +632,8 @@ class ThreePlayerTest(PoldrRecordChecks):
             late = sorted(name for name in ("late1", "late2")
                           if f"{name}: no readyok within {READY_TIMEOUT_S} s" in record["detail"])
             self.assertEqual(late, ["late1", "late2"], record)
+            for name in late:
+                self.assertNotIn(f"{name}: {name}", record["detail"], record)  # named once
             self.assertTrue(record["detail"].startswith(f"{record['faulty']}: "), record)
             self.assertIn("; also out: ", record["detail"], record)
 
