@@ -51,8 +51,8 @@ def group_count(games: int, rules: GameRules) -> int:
 
 
 def _led_by(name: str, detail: str) -> str:
-    """A fault's detail led by its engine's name, once: the driver's own messages already start with it."""
-    return detail if detail.startswith((f"{name}:", f"{name} ")) else f"{name}: {detail}"
+    """A fault's detail as `name: ...`, the name given once: some of the driver's messages start so."""
+    return detail if detail.startswith(f"{name}: ") else f"{name}: {detail}"
 
 
 @dataclass
