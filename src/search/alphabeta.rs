@@ -962,6 +962,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let mut picker = MovePicker::new(
             if ply == 0 { None } else { tt_move },
             if ply == 0 { [None; 2] } else { self.killers[ply] },
+            mover,
         );
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
         scored.clear();
@@ -1141,7 +1142,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                     let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
                     moves.retain(|mv| !tried.contains(&Some(*mv)));
-                    self.score_moves(position, &moves, scored, tt_move, ply);
+                    self.score_moves(position, picker.mover, &moves, scored, tt_move, ply);
                     self.move_buffers[ply] = moves;
                 }
                 Stage::Rest => {
@@ -1179,13 +1180,13 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     fn score_moves(
         &self,
         position: &G::Position,
+        mover: usize,
         moves: &[G::Move],
         scored: &mut Vec<(i32, G::Move)>,
         tt_move: Option<G::Move>,
         ply: usize,
     ) {
         let killers = self.killers[ply];
-        let mover = self.game.mover(position);
         scored.clear();
         scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
@@ -1231,11 +1232,13 @@ struct MovePicker<M> {
     tried: [Option<M>; 2],
     /// The next generated move to hand out.
     next: usize,
+    /// Who moves at the node: history is kept by seat.
+    mover: usize,
 }
 
 impl<M: Copy> MovePicker<M> {
-    fn new(table_move: Option<M>, killers: [Option<M>; 2]) -> Self {
-        MovePicker { stage: Stage::Table, table_move, killers, tried: [None; 2], next: 0 }
+    fn new(table_move: Option<M>, killers: [Option<M>; 2], mover: usize) -> Self {
+        MovePicker { stage: Stage::Table, table_move, killers, tried: [None; 2], next: 0, mover }
     }
 }
 
