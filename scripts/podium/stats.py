@@ -103,8 +103,12 @@ def sprt_llr(pentanomial: list[int], elo0: float, elo1: float) -> float:
     """Log-likelihood ratio of H1 (elo1) against H0 (elo0), logistic Elo, from pentanomial counts
     [LL, LD, WL+DD, WD, WW], with the GSPRT approximation of fishtest and fastchess:
     LLR = N/2 * ln((var + (mean - s0)^2) / (var + (mean - s1)^2)), s = logistic score of each Elo.
-    Empty cells count 0.001 (as in fastchess) so that all-equal results still move the LLR."""
-    if sum(pentanomial) == 0:
+    Empty cells count 0.001 (as in fastchess) so that all-equal results still move the LLR, except
+    while every pair has split 1-1 (WL or DD): such pairs say nothing of which engine is stronger,
+    and the 0.001s would make their variance all but zero, so that six of them accepted H0 of a
+    0-10 Elo test (the standard game splits about nine pairs in ten). The LLR stays 0 until a pair
+    falls elsewhere."""
+    if sum(pentanomial) == 0 or sum(pentanomial) == pentanomial[2]:
         return 0.0
     counts = [count if count else 1e-3 for count in pentanomial]
     mean, variance = mean_and_variance(counts, PAIR_SCORES)

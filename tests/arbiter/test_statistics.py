@@ -96,6 +96,14 @@ class StatisticsTest(unittest.TestCase):
         # LLR = 5 * ln(0.075 / (0.075 + 0.007195^2)) = -0.003451: a little evidence for H0
         self.assertAlmostEqual(stats.sprt_llr([1, 2, 4, 2, 1], 0, 5), -0.003451, places=5)
         self.assertEqual(stats.sprt_llr([0, 0, 0, 0, 0], 0, 5), 0.0)
+        # pairs that all split 1-1 measure no variance: no evidence either way until one does not
+        self.assertEqual(stats.sprt_llr([0, 0, 6, 0, 0], 0, 10), 0.0)
+        self.assertEqual(stats.sprt_llr([0, 0, 60, 0, 0], 0, 10), 0.0)
+        # one pair that does not split gives the variance: six split pairs and a won one are
+        # mean 4 / 7 = 0.571429, variance (6 * 0.071429^2 + 0.428571^2) / 7 = 0.030612; s1 = 0.514387
+        # LLR = 7/2 * ln((0.030612 + 0.071429^2) / (0.030612 + 0.057042^2)) = 3.5 * ln(0.035714 / 0.033866)
+        # = 0.186 (0.1856 with the empty cells' 0.001s)
+        self.assertAlmostEqual(stats.sprt_llr([0, 0, 6, 0, 1], 0, 10), 0.186, places=3)
 
     def test_sprt_verdicts(self):
         sprt = stats.Sprt(0, 5, 0.05, 0.05)
