@@ -247,7 +247,7 @@ struct AnalyseArgs {
     /// The hash table's size in megabytes.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
     hash: u64,
-    /// Search threads (lazy SMP: helpers share the hash table).
+    /// Search threads (lazy SMP: helpers share the hash table; in the standard Pods game one of them proves instead).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: u64,
 }

@@ -136,3 +136,23 @@ fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
     }
     assert!(proved > 300 && wins > 100, "{proved} positions, {wins} wins");
 }
+
+#[test]
+fn two_threads_name_the_brute_force_winner_with_a_helper_proving_alongside() {
+    // With two threads the second proves while the first iterates; whichever
+    // finishes first gives the result, and either must be right.
+    let rules = Arc::new(Rules::default_for(Variant::Standard));
+    let reference = RefRules::new(None, None, false, false);
+    let game = PodsGame::new(rules.clone(), 0);
+    let mut known = HashMap::new();
+    let (mut searched, mut wins) = (0, 0);
+    for position in endgames(100, 0x5eed_0b10, 6) {
+        let mut searcher = Searcher::new(1);
+        searcher.set_threads(2);
+        let limits = Limits { depth: Some(60), ..Limits::default() };
+        let result = searcher.search(&game, &position, &[], &limits, &[], &Signals::default(), |_| {});
+        wins += u32::from(assert_brute_force_agrees(&reference, &position.to_string(), &result, &mut known));
+        searched += 1;
+    }
+    assert!(searched > 500 && wins > 200, "{searched} positions, {wins} wins");
+}

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, Signals, TimeBudget};
-use super::solver::{PROOF_TABLE_SHARE, ProofTable, Prover, proved_move};
+use super::solver::{PROOF_TABLE_SHARE, ProofTable, Proven, Prover, Unproven, proved_move};
 use super::tt::{Bound, Entry, TranspositionTable};
 
 mod maxn;
@@ -186,9 +186,30 @@ struct Shared<'a> {
     /// Helpers wait here until all are started, so starting them is not
     /// slowed by the ones already searching.
     start_gate: (Mutex<bool>, Condvar),
+    /// A proof found by the helper that proves while the main thread
+    /// iterates, and whether it settles the move to play (then the main
+    /// thread stops its iteration for it).
+    helper_proof: Mutex<Option<HelperProof>>,
+    proof_settles: AtomicBool,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    fn new(signals: &'a Signals, adopt_helper_lines: bool, deadline: Option<Instant>) -> Self {
+        Shared {
+            signals,
+            finished: AtomicBool::new(false),
+            main_depth: AtomicU32::new(0),
+            nodes: AtomicU64::new(0),
+            helper_depth: AtomicU32::new(0),
+            helper_line: Mutex::new(None),
+            adopt_helper_lines,
+            deadline,
+            start_gate: (Mutex::new(false), Condvar::new()),
+            helper_proof: Mutex::new(None),
+            proof_settles: AtomicBool::new(false),
+        }
+    }
+
     fn open_gate(&self) {
         *self.start_gate.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = true;
         self.start_gate.1.notify_all();
@@ -208,6 +229,13 @@ struct HelperLine {
     seldepth: u32,
     score: i32,
     /// Moves as the table packs them: `Shared` knows no game.
+    pv: Vec<u16>,
+}
+
+/// A proof a helper completed: the root's result and the proof's line.
+struct HelperProof {
+    proven: Proven,
+    /// Moves as the table packs them.
     pv: Vec<u16>,
 }
 
@@ -246,8 +274,10 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     players: usize,
     /// Mixed into table keys where scores depend on the root player.
     key_salt: u64,
-    /// Proved positions (the main thread only tries proofs).
+    /// Proved positions: held by the one thread that tries proofs.
     proofs: Option<&'a mut ProofTable>,
+    /// The main thread's proofs come from a helper proving alongside.
+    helper_proves: bool,
     /// Asked to prove: proofs get as many nodes as the iterations, however
     /// far the end.
     eager_proofs: bool,
@@ -304,8 +334,9 @@ impl Searcher {
     /// Search threads from now on: as many as asked, but at least one and at
     /// most `hardware_threads()` (more would only take turns on the same
     /// cores, and could not all stop in time). Helper threads search the
-    /// same root and share the table (lazy SMP); only the main one reports.
-    /// Returns the number used.
+    /// same root and share the table (lazy SMP), except that one proves
+    /// where the game says a thread of its own should; only the main one
+    /// reports. Returns the number used.
     pub fn set_threads(&mut self, threads: usize) -> usize {
         let used = threads.clamp(1, hardware_threads());
         self.histories.resize_with(used, || vec![0; HISTORY_SIZE]);
@@ -361,32 +392,48 @@ impl Searcher {
         let budget = limits.budget(game.expected_moves_left(root));
         let pondering = signals.pondering.load(Ordering::Relaxed);
         let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
-        let shared = Shared {
+        let shared = Shared::new(
             signals,
-            finished: AtomicBool::new(false),
-            main_depth: AtomicU32::new(0),
-            nodes: AtomicU64::new(0),
-            helper_depth: AtomicU32::new(0),
-            helper_line: Mutex::new(None),
-            adopt_helper_lines: !maxn && self.lines == 1,
-            deadline: budget.hard.filter(|_| !pondering).map(|hard| clock_start + hard),
-            start_gate: (Mutex::new(false), Condvar::new()),
-        };
+            !maxn && self.lines == 1,
+            budget.hard.filter(|_| !pondering).map(|hard| clock_start + hard),
+        );
         let max_depth =
             limits.depth.filter(|_| !limits.infinite).unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
         let tt = &self.tt;
-        let proofs = &mut self.proofs;
         let lines = self.lines;
+        let eager_proofs = limits.prove || limits.infinite || limits.mate.is_some();
+        // Proofs look at every move: not when some are left out.
+        let proofs_wanted = root_moves.is_empty() && lines == 1;
+        // Where the game says a thread of its own should prove, the first
+        // helper proves the whole search long rather than search a ply
+        // ahead; the main thread then iterates without stopping for proofs.
+        // Not when asked for nothing but a proof: the main thread tries it
+        // first, with every node.
+        let helper_proves = proofs_wanted
+            && !limits.prove
+            && !helper_histories.is_empty()
+            && game.plies_left_bound(root).is_some_and(|bound| bound <= game.dedicated_proof_horizon() || eager_proofs);
+        // Whichever thread proves takes the table from here.
+        let proof_table = Mutex::new(Some(&mut self.proofs));
+        let proof_table = &proof_table;
         #[cfg(test)]
         let spawn_limit = self.spawn_limit;
         std::thread::scope(|scope| {
+            let mut helpers_started = 0;
             for (index, history_table) in helper_histories.iter_mut().enumerate() {
                 let shared = &shared;
                 let helper = move || {
                     shared.wait_at_gate();
                     let mut helper = Run::new(game, tt, history_table, game_history, shared, |_: Progress<G::Move>| {});
+                    if index == 0 && helper_proves {
+                        helper.proofs = take_proof_table(proof_table);
+                        if helper.prove_alongside(root) {
+                            return;
+                        }
+                        helper.proofs = None;
+                    }
                     helper.root_moves = root_moves.to_vec();
                     // Helpers spread over the next two depths.
                     helper.ahead = 1 + index as u32 % 2;
@@ -402,17 +449,20 @@ impl Searcher {
                     log::warn!("search thread {} could not start: {error}", index + 2);
                     break;
                 }
+                helpers_started += 1;
             }
             shared.open_gate();
             let mut main = Run::new(game, tt, main_history, game_history, &shared, report);
             main.started = clock_start;
             main.clock_started = clock_start;
-            // Proofs look at every move: not when some are left out.
-            main.proofs = Some(proofs).filter(|_| root_moves.is_empty() && lines == 1);
+            main.helper_proves = helper_proves && helpers_started > 0;
+            if !main.helper_proves && proofs_wanted {
+                main.proofs = take_proof_table(proof_table);
+            }
             main.maxn = maxn;
             main.root_moves = root_moves.to_vec();
             main.pondering = pondering;
-            main.eager_proofs = limits.prove || limits.infinite || limits.mate.is_some();
+            main.eager_proofs = eager_proofs;
             main.prove_first = limits.prove;
             main.budget = budget;
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
@@ -421,6 +471,11 @@ impl Searcher {
             result
         })
     }
+}
+
+/// The proof table, to the one thread that asks first.
+fn take_proof_table<'t>(slot: &Mutex<Option<&'t mut ProofTable>>) -> Option<&'t mut ProofTable> {
+    slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
 }
 
 impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
@@ -463,6 +518,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             players: 2,
             key_salt: 0,
             proofs: None,
+            helper_proves: false,
             eager_proofs: false,
             prove_first: false,
             maxn: false,
@@ -572,6 +628,13 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 // better with one that does not (README, the odd/even swing).
                 let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
                 let score = self.search_root(root, depth, expected);
+                if self.shared.proof_settles.load(Ordering::Relaxed)
+                    && let Some(proof) = self.take_helper_proof(root, best.depth)
+                {
+                    best = proof;
+                    last_proof_line = false;
+                    break 'deepening;
+                }
                 if self.overtaken && !self.shared.signals.stop.load(Ordering::Relaxed) {
                     self.overtaken = false;
                     self.aborted = false;
@@ -617,7 +680,12 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             // the proof a share of the nodes the iterations have had.
             if first_score.abs() <= MATE_BOUND && !proofs_done {
                 let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
-                if let Some(proof) = self.try_proof(root, budget, depth) {
+                let proof = if self.helper_proves {
+                    self.take_helper_proof(root, depth)
+                } else {
+                    self.try_proof(root, budget, depth)
+                };
+                if let Some(proof) = proof {
                     let won = matches!(proof.score, Score::Mate(moves) if moves > 0);
                     // Lost against a coalition of the others is not lost
                     // against each of them: look on for the best practical
@@ -816,6 +884,68 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         self.shared.nodes.fetch_add(nodes, Ordering::Relaxed);
         let proven = proved.ok()?;
         let pv = self.proof_line(root);
+        Some(self.report_proof(root, proven, pv, depth))
+    }
+
+    /// A helper's search where proofs are worth trying: one proof, the whole
+    /// search long, rather than shares of the nodes between iterations.
+    /// Offers the proof found to the main thread. Returns whether this
+    /// thread is done: not when the proof met a draw, which it cannot weigh,
+    /// nor when it proved a loss the main thread looks past (against a
+    /// coalition); the thread then searches ahead like the other helpers.
+    fn prove_alongside(&mut self, root: &G::Position) -> bool {
+        self.set_root(root);
+        let shared = self.shared;
+        let mut counted = 0;
+        // Nodes are counted as they go, for the main thread's reports.
+        let mut interrupt = |nodes: u64| {
+            shared.nodes.fetch_add(nodes - counted, Ordering::Relaxed);
+            counted = nodes;
+            shared.signals.stop.load(Ordering::Relaxed)
+                || shared.finished.load(Ordering::Relaxed)
+                || shared.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        };
+        let root_player = self.root_player;
+        let same_side = |a, b| (a == root_player) == (b == root_player);
+        let Some(proofs) = self.proofs.as_deref_mut() else { return false };
+        let mut prover = Prover::new(self.game, proofs, &same_side, self.key_salt, &mut interrupt);
+        let proved = prover.prove(root);
+        let nodes = prover.nodes;
+        shared.nodes.fetch_add(nodes - counted, Ordering::Relaxed);
+        let proven = match proved {
+            Ok(proven) => proven,
+            Err(Unproven::Interrupted) => return true,
+            Err(Unproven::Draw) => return false,
+        };
+        let pv = self.proof_line(root).into_iter().map(G::move_to_bits).collect();
+        *shared.helper_proof.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(HelperProof { proven, pv });
+        // Won, or lost with no coalition to look past: the move to play.
+        let settles = proven.mover_wins || self.players == 2;
+        shared.proof_settles.store(settles, Ordering::Relaxed);
+        settles
+    }
+
+    /// Reports the proof a helper offered, if any, as `try_proof` reports its own.
+    fn take_helper_proof(&mut self, root: &G::Position, depth: u32) -> Option<SearchResult<G::Move>> {
+        let offered = self.shared.helper_proof.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()?;
+        let mut pv = Vec::with_capacity(offered.pv.len());
+        let mut position = *root;
+        for bits in offered.pv {
+            let Some(mv) = G::move_from_bits(bits).filter(|&mv| self.game.is_legal(&position, mv)) else { break };
+            pv.push(mv);
+            position = self.game.play(&position, mv);
+        }
+        Some(self.report_proof(root, offered.proven, pv, depth))
+    }
+
+    /// Reports a proof of `root` found after the iterations reached `depth`.
+    fn report_proof(
+        &mut self,
+        root: &G::Position,
+        proven: Proven,
+        pv: Vec<G::Move>,
+        depth: u32,
+    ) -> SearchResult<G::Move> {
         let plies = proven.plies as i32;
         let score = if proven.mover_wins { MATE - plies } else { -MATE + plies };
         // Reported at the depth the iterations reached (reports never go
@@ -839,7 +969,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             hashfull: self.tt.hashfull(),
             pv,
         }));
-        Some(result)
+        result
     }
 
     /// The proof's line: the winner's proved moves, the loser's longest resistance.
@@ -886,6 +1016,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 && self.shared.helper_depth.load(Ordering::Relaxed) >= self.shared.main_depth.load(Ordering::Relaxed);
             self.aborted |= over_time
                 || self.overtaken
+                || (self.helper_proves && self.shared.proof_settles.load(Ordering::Relaxed))
                 || self.shared.signals.stop.load(Ordering::Relaxed)
                 || self.shared.finished.load(Ordering::Relaxed);
         }
@@ -1484,15 +1615,9 @@ mod tests {
         let signals = Signals::default();
         // As if a helper had completed depth 60 and found taking 3 worth 7.
         let shared = Shared {
-            signals: &signals,
-            finished: AtomicBool::new(false),
-            main_depth: AtomicU32::new(0),
-            nodes: AtomicU64::new(0),
             helper_depth: AtomicU32::new(60),
             helper_line: Mutex::new(Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] })),
-            adopt_helper_lines: true,
-            deadline: None,
-            start_gate: (Mutex::new(true), Condvar::new()),
+            ..Shared::new(&signals, true, None)
         };
         let mut reported = Vec::new();
         let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
@@ -1508,6 +1633,58 @@ mod tests {
         let (last, earlier) = reported.split_last().expect("lines reported");
         assert_eq!(*last, (60, 61, vec![3]));
         assert!(!earlier.is_empty() && earlier.iter().all(|&(depth, _, _)| depth < 60), "{earlier:?}");
+    }
+
+    #[test]
+    fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
+        let game = Subtraction { again_after_three: false };
+        let table = TranspositionTable::new(1);
+        let mut proofs = ProofTable::new(1);
+        let mut history = vec![0; HISTORY_SIZE];
+        let game_history = HashMap::new();
+        let signals = Signals::default();
+        let shared = Shared::new(&signals, true, None);
+        let mut helper = Run::new(&game, &table, &mut history, &game_history, &shared, |_: Progress<u8>| {});
+        helper.proofs = Some(&mut proofs);
+        // 9 stones: the mover takes 1, then answers each take with 4 less it.
+        assert!(helper.prove_alongside(&Pile { stones: 9, mover: 0 }));
+        drop(helper);
+        let offered = shared.helper_proof.lock().unwrap().take().expect("a proof offered");
+        assert!(offered.proven.mover_wins);
+        assert_eq!(offered.proven.plies, 5);
+        assert_eq!(offered.pv.len(), 5);
+        assert_eq!(offered.pv[0], 1);
+        assert!(shared.proof_settles.load(Ordering::Relaxed));
+        assert!(shared.nodes.load(Ordering::Relaxed) > 0);
+    }
+
+    #[test]
+    fn the_main_thread_plays_the_proof_a_helper_offers() {
+        let game = Subtraction { again_after_three: false };
+        let table = TranspositionTable::new(1);
+        let mut history = vec![0; HISTORY_SIZE];
+        let game_history = HashMap::new();
+        let signals = Signals::default();
+        // As if the proving helper had found a win in two own moves taking
+        // 3 (not the best move: 201 stones are won by taking 1).
+        let proven = Proven { mover_wins: true, plies: 3, best_move: Some(3) };
+        let shared = Shared {
+            helper_proof: Mutex::new(Some(HelperProof { proven, pv: vec![3, 1, 1] })),
+            proof_settles: AtomicBool::new(true),
+            ..Shared::new(&signals, true, None)
+        };
+        let mut reported = Vec::new();
+        let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+            if let Progress::Line(line) = progress {
+                reported.push((line.score, line.pv.clone()));
+            }
+        });
+        main.helper_proves = true;
+        let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
+        drop(main);
+        assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
+        assert!(result.depth < 60, "stopped at depth {}", result.depth);
+        assert_eq!(reported.last(), Some(&(Score::Mate(2), vec![3, 1, 1])));
     }
 
     #[test]
@@ -1685,6 +1862,31 @@ mod tests {
 
     const ON: Outcome = Outcome::Draw;
     const NO_SCORES: [i32; 3] = [0; 3];
+
+    #[test]
+    fn a_proved_loss_to_a_coalition_is_offered_but_leaves_the_prover_searching() {
+        // A's only move lets B win: lost against B and C together, which
+        // the main thread looks past, so the proving helper searches on.
+        let tree = Tree::new(&[
+            ("root", 0, &["only"], NO_SCORES, ON),
+            ("only", 1, &["b-wins"], NO_SCORES, ON),
+            ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ]);
+        let table = TranspositionTable::new(1);
+        let mut proofs = ProofTable::new(1);
+        let mut history = vec![0; HISTORY_SIZE];
+        let game_history = HashMap::new();
+        let signals = Signals::default();
+        let shared = Shared::new(&signals, true, None);
+        let mut helper = Run::new(&tree, &table, &mut history, &game_history, &shared, |_: Progress<usize>| {});
+        helper.proofs = Some(&mut proofs);
+        assert!(!helper.prove_alongside(&0));
+        drop(helper);
+        let offered = shared.helper_proof.lock().unwrap().take().expect("a proof offered");
+        assert!(!offered.proven.mover_wins);
+        assert_eq!(offered.pv, vec![1, 2]);
+        assert!(!shared.proof_settles.load(Ordering::Relaxed));
+    }
 
     #[test]
     fn paranoid_and_maxn_choose_by_hand_worked_values() {

@@ -125,6 +125,13 @@ pub trait SearchGame: Sync {
         90
     }
 
+    /// With two search threads or more, one of them proves the whole search
+    /// long where `plies_left_bound` is at most this. Its nodes cost the
+    /// iterations no time, only the helper it would otherwise be.
+    fn dedicated_proof_horizon(&self) -> u32 {
+        self.proof_horizon()
+    }
+
     /// About how many more moves the side to move will play, for sharing
     /// out its clock.
     fn expected_moves_left(&self, position: &Self::Position) -> u32;

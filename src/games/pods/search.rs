@@ -121,6 +121,13 @@ impl SearchGame for PodsGame {
         PROOF_HORIZON
     }
 
+    /// The whole standard game: a thread proving from its first moves paid
+    /// more than one searching ahead of the main thread (README, "A helper
+    /// that proves").
+    fn dedicated_proof_horizon(&self) -> u32 {
+        u32::MAX
+    }
+
     fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
         standard_verdict(&self.rules, position)
     }
