@@ -628,7 +628,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 // better with one that does not (README, the odd/even swing).
                 let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
                 let score = self.search_root(root, depth, expected);
-                if self.shared.proof_settles.load(Ordering::Relaxed)
+                if self.helper_proves
+                    && self.shared.proof_settles.load(Ordering::Relaxed)
                     && let Some(proof) = self.take_helper_proof(root, best.depth)
                 {
                     best = proof;
@@ -1673,6 +1674,13 @@ mod tests {
             proof_settles: AtomicBool::new(true),
             ..Shared::new(&signals, true, None)
         };
+        // Another helper searching ahead leaves the proof to the main thread.
+        let mut other_history = vec![0; HISTORY_SIZE];
+        let mut other = Run::new(&game, &table, &mut other_history, &game_history, &shared, |_: Progress<u8>| {});
+        other.ahead = 1;
+        other.iterate(&Pile { stones: 201, mover: 0 }, 2, 8, false, 1, None);
+        drop(other);
+        assert!(shared.helper_proof.lock().unwrap().is_some(), "another helper took the proof");
         let mut reported = Vec::new();
         let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
             if let Progress::Line(line) = progress {
