@@ -753,19 +753,26 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
 
     fn replay_helper_line(&mut self, root: &G::Position, line: Option<&HelperLine>) -> Option<(u32, i32)> {
         let line = line.filter(|line| line.depth >= self.shared.main_depth.load(Ordering::Relaxed))?;
-        let mut pv = Vec::with_capacity(line.pv.len());
-        let mut position = *root;
-        for &bits in &line.pv {
-            let mv = G::move_from_bits(bits).filter(|&mv| self.game.is_legal(&position, mv))?;
-            pv.push(mv);
-            position = self.game.play(&position, mv);
-        }
-        if pv.first().is_none_or(|mv| !self.root_moves.contains(mv)) {
+        let pv = self.legal_prefix(root, &line.pv);
+        if pv.len() < line.pv.len() || pv.first().is_none_or(|mv| !self.root_moves.contains(mv)) {
             return None;
         }
         self.pv[0] = pv;
         self.seldepth = self.seldepth.max(line.seldepth);
         Some((line.depth, line.score))
+    }
+
+    /// The moves of a line packed by another thread, from `root` up to the
+    /// first that is not a legal move where it stands.
+    fn legal_prefix(&self, root: &G::Position, packed: &[u16]) -> Vec<G::Move> {
+        let mut moves = Vec::with_capacity(packed.len());
+        let mut position = *root;
+        for &bits in packed {
+            let Some(mv) = G::move_from_bits(bits).filter(|&mv| self.game.is_legal(&position, mv)) else { break };
+            moves.push(mv);
+            position = self.game.play(&position, mv);
+        }
+        moves
     }
 
     /// The depth to search next, `planned` unless this is a helper that the
@@ -929,13 +936,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// Reports the proof a helper offered, if any, as `try_proof` reports its own.
     fn take_helper_proof(&mut self, root: &G::Position, depth: u32) -> Option<SearchResult<G::Move>> {
         let offered = self.shared.helper_proof.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()?;
-        let mut pv = Vec::with_capacity(offered.pv.len());
-        let mut position = *root;
-        for bits in offered.pv {
-            let Some(mv) = G::move_from_bits(bits).filter(|&mv| self.game.is_legal(&position, mv)) else { break };
-            pv.push(mv);
-            position = self.game.play(&position, mv);
-        }
+        let pv = self.legal_prefix(root, &offered.pv);
         Some(self.report_proof(root, offered.proven, pv, depth))
     }
 
@@ -1636,27 +1637,45 @@ mod tests {
         assert!(!earlier.is_empty() && earlier.iter().all(|&(depth, _, _)| depth < 60), "{earlier:?}");
     }
 
-    #[test]
-    fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
-        let game = Subtraction { again_after_three: false };
+    /// What a proving helper left for the main thread after proving `root`.
+    struct ProvedAlongside {
+        /// `prove_alongside`'s answer: whether the helper is done.
+        done: bool,
+        offered: HelperProof,
+        settles: bool,
+        nodes: u64,
+    }
+
+    fn prove_alongside<G: SearchGame>(game: &G, root: &G::Position) -> ProvedAlongside {
         let table = TranspositionTable::new(1);
         let mut proofs = ProofTable::new(1);
         let mut history = vec![0; HISTORY_SIZE];
         let game_history = HashMap::new();
         let signals = Signals::default();
         let shared = Shared::new(&signals, true, None);
-        let mut helper = Run::new(&game, &table, &mut history, &game_history, &shared, |_: Progress<u8>| {});
+        let mut helper = Run::new(game, &table, &mut history, &game_history, &shared, |_: Progress<G::Move>| {});
         helper.proofs = Some(&mut proofs);
-        // 9 stones: the mover takes 1, then answers each take with 4 less it.
-        assert!(helper.prove_alongside(&Pile { stones: 9, mover: 0 }));
+        let done = helper.prove_alongside(root);
         drop(helper);
-        let offered = shared.helper_proof.lock().unwrap().take().expect("a proof offered");
-        assert!(offered.proven.mover_wins);
-        assert_eq!(offered.proven.plies, 5);
-        assert_eq!(offered.pv.len(), 5);
-        assert_eq!(offered.pv[0], 1);
-        assert!(shared.proof_settles.load(Ordering::Relaxed));
-        assert!(shared.nodes.load(Ordering::Relaxed) > 0);
+        ProvedAlongside {
+            done,
+            offered: shared.helper_proof.lock().unwrap().take().expect("a proof offered"),
+            settles: shared.proof_settles.load(Ordering::Relaxed),
+            nodes: shared.nodes.load(Ordering::Relaxed),
+        }
+    }
+
+    #[test]
+    fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
+        // 9 stones: the mover takes 1, then answers each take with 4 less it.
+        let proved = prove_alongside(&Subtraction { again_after_three: false }, &Pile { stones: 9, mover: 0 });
+        assert!(proved.done);
+        assert!(proved.offered.proven.mover_wins);
+        assert_eq!(proved.offered.proven.plies, 5);
+        assert_eq!(proved.offered.pv.len(), 5);
+        assert_eq!(proved.offered.pv[0], 1);
+        assert!(proved.settles);
+        assert!(proved.nodes > 0);
     }
 
     #[test]
@@ -1880,20 +1899,11 @@ mod tests {
             ("only", 1, &["b-wins"], NO_SCORES, ON),
             ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
         ]);
-        let table = TranspositionTable::new(1);
-        let mut proofs = ProofTable::new(1);
-        let mut history = vec![0; HISTORY_SIZE];
-        let game_history = HashMap::new();
-        let signals = Signals::default();
-        let shared = Shared::new(&signals, true, None);
-        let mut helper = Run::new(&tree, &table, &mut history, &game_history, &shared, |_: Progress<usize>| {});
-        helper.proofs = Some(&mut proofs);
-        assert!(!helper.prove_alongside(&0));
-        drop(helper);
-        let offered = shared.helper_proof.lock().unwrap().take().expect("a proof offered");
-        assert!(!offered.proven.mover_wins);
-        assert_eq!(offered.pv, vec![1, 2]);
-        assert!(!shared.proof_settles.load(Ordering::Relaxed));
+        let proved = prove_alongside(&tree, &0);
+        assert!(!proved.done);
+        assert!(!proved.offered.proven.mover_wins);
+        assert_eq!(proved.offered.pv, vec![1, 2]);
+        assert!(!proved.settles);
     }
 
     #[test]
