@@ -19,7 +19,7 @@ from .process import CHILDREN, Transcript
 from .protocol import Timeouts
 from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index
 from .rules import GameRules
-from .stats import (Sprt, Tally, count_of, elo_basis, format_elo, likelihood_of_superiority, share_with_interval,
+from .stats import (Sprt, Tally, count_of, elo_basis, format_elo, share_with_interval,
                     sprt_bounds, sprt_llr)
 
 # How long a worker may take to end once its engines are killed (it closes them and leaves).
@@ -225,7 +225,7 @@ def _two_player_lines(settings: MatchSettings, tally: Tally) -> list[str]:
     penta = tally.pentanomial()
     elo = tally.elo()
     lines = [f"Elo: {format_elo(elo)} ({elo_basis(elo)})",
-             f"LOS: {100 * likelihood_of_superiority(tally.wins, tally.losses):.2f}%",
+             f"LOS: {100 * tally.los():.2f}%",
              f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
              + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else "")]
     if sprt := settings.sprt:

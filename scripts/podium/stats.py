@@ -91,6 +91,20 @@ def likelihood_of_superiority(wins: int, losses: int) -> float:
     return 0.5 * (1 + math.erf((wins - losses) / math.sqrt(2 * (wins + losses))))
 
 
+def pair_likelihood_of_superiority(pentanomial: list[int]) -> float:
+    """LOS from game pairs [LL, LD, WL+DD, WD, WW], by the normal approximation the pair Elo's
+    interval uses: 0.5 * (1 + erf((mean - 1/2) / sqrt(2 var / n))) over the pair scores. Pairs,
+    not games, are the independent results: where the colour decides most games, as in the
+    standard game, counting games as independent understates what the pairs show."""
+    n = sum(pentanomial)
+    if n == 0:
+        return 0.5
+    mean, variance = mean_and_variance(pentanomial, PAIR_SCORES)
+    if variance < 1e-12:  # every pair alike: its side of 1/2 is all there is to say
+        return 0.5 if mean == 0.5 else float(mean > 0.5)
+    return 0.5 * (1 + math.erf((mean - 0.5) / math.sqrt(2 * variance / n)))
+
+
 def logistic_score(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
@@ -221,6 +235,13 @@ class Tally:
         if sum(pentanomial):
             return elo_estimate(pentanomial, PAIR_SCORES, "game pair")
         return elo_estimate(self.trinomial(), GAME_SCORES, "game")
+
+    def los(self) -> float:
+        """The likelihood of superiority, from the same results as `elo`."""
+        pentanomial = self.pentanomial()
+        if sum(pentanomial):
+            return pair_likelihood_of_superiority(pentanomial)
+        return likelihood_of_superiority(self.wins, self.losses)
 
     def pentanomial(self) -> list[int]:
         """[LL, LD, WL+DD, WD, WW] over complete pairs."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .notation import POLDR_COLOURS
 from .records import is_poldr_record, points_for, record_engines, record_index
 from .rules import GameRules
-from .stats import EloEstimate, Sprt, Tally, likelihood_of_superiority, sprt_bounds, sprt_llr, wilson_interval
+from .stats import EloEstimate, Sprt, Tally, sprt_bounds, sprt_llr, wilson_interval
 
 DEFAULT_SPRT = Sprt(elo0=0.0, elo1=5.0, alpha=0.05, beta=0.05)  # the arbiter's --sprt defaults
 
@@ -108,7 +108,7 @@ def _head_to_head(tally: Tally, sprt: Sprt) -> HeadToHead:
     llr = sprt_llr(pentanomial, sprt.elo0, sprt.elo1)
     state = SprtState(sprt, llr, *sprt_bounds(sprt.alpha, sprt.beta), sprt.verdict(llr))
     return HeadToHead(tally.wins, tally.losses, tally.draws, tally.score(), tally.elo(),
-                      likelihood_of_superiority(tally.wins, tally.losses), pentanomial, state)
+                      tally.los(), pentanomial, state)
 
 
 def _running_score(records: list[dict], engines: list[str]) -> dict[str, list[float]]:

@@ -44,6 +44,21 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(stats.likelihood_of_superiority(3, 3), 0.5)
         self.assertEqual(stats.likelihood_of_superiority(0, 0), 0.5)
 
+    def test_pair_likelihood_of_superiority(self):
+        # [1, 1, 4, 3, 1]: mean 0.55, variance 0.0725 (see the pentanomial Elo test), n = 10
+        # z = 0.05 / sqrt(2 * 0.0725 / 10) = 0.415227; 0.5 * (1 + erf(z)) = 0.721472
+        self.assertAlmostEqual(stats.pair_likelihood_of_superiority([1, 1, 4, 3, 1]), 0.721472, places=6)
+        # 19 pairs lost both games, 107 split, 3 won both: W-L 113-146 gives 2.02% counted by
+        # games, but the pairs put it far lower: mean 0.437984, variance 0.038790, n = 129,
+        # z = -0.062016 / sqrt(2 * 0.038790 / 129) = -2.528842, LOS = 0.000174
+        self.assertAlmostEqual(stats.likelihood_of_superiority(113, 146), 0.020157, places=6)
+        self.assertAlmostEqual(stats.pair_likelihood_of_superiority([19, 0, 107, 0, 3]), 0.000174, places=6)
+        # no spread: only the side of 1/2 speaks
+        self.assertEqual(stats.pair_likelihood_of_superiority([0, 0, 5, 0, 0]), 0.5)
+        self.assertEqual(stats.pair_likelihood_of_superiority([0, 0, 0, 0, 3]), 1.0)
+        self.assertEqual(stats.pair_likelihood_of_superiority([2, 0, 0, 0, 0]), 0.0)
+        self.assertEqual(stats.pair_likelihood_of_superiority([0, 0, 0, 0, 0]), 0.5)
+
     def test_pentanomial_elo_and_interval(self):
         # pairs [LL, LD, WL+DD, WD, WW] = [1, 1, 4, 3, 1], pair scores 0, .25, .5, .75, 1
         # mean = (0 + 0.25 + 2 + 2.25 + 1) / 10 = 0.55 -> Elo = -400 log10(1/0.55 - 1) = 34.86
@@ -125,6 +140,12 @@ class StatisticsTest(unittest.TestCase):
             tally.add(rec)
         self.assertEqual((tally.wins, tally.losses, tally.draws), (2, 2, 1))
         self.assertEqual(tally.pentanomial(), [0, 0, 1, 1, 0])
+        # LOS from the pairs, like the Elo: [0, 0, 1, 1, 0] has mean 0.625, variance 0.015625, n = 2,
+        # z = 0.125 / sqrt(2 * 0.015625 / 2) = 1, LOS = 0.5 * (1 + erf(1)) = 0.921350
+        self.assertAlmostEqual(tally.los(), 0.921350, places=6)
+        unpaired = stats.Tally("new")
+        unpaired.add(record(0, "new", "old", "1-0"))
+        self.assertAlmostEqual(unpaired.los(), stats.likelihood_of_superiority(1, 0))
 
     def test_wilson_interval(self):
         # 2 of 4: p = 0.5, z^2 = 3.841459; centre = 0.5 + z^2/8 = 0.980182
