@@ -8,16 +8,12 @@
 use std::collections::HashSet;
 
 use podium::games::poldr::{Cell, Illegal, Move, Phase, Piece, Position, Seat, WinReason, perft};
+#[path = "common/fuzz_text.rs"]
+mod fuzz_text;
+
+use fuzz_text::{TextFuzz, below, chance};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
-
-fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
-    (rng.next_u64() % n as u64) as usize
-}
-
-fn chance(rng: &mut Xoshiro256PlusPlus, one_in: u64) -> bool {
-    rng.next_u64().is_multiple_of(one_in)
-}
 
 /// Every cell the notation can name, a1 to i9, on any board.
 fn all_cells() -> Vec<Cell> {
@@ -33,103 +29,7 @@ const ALPHABET: &[char] = &[
     '\u{0}', '٣', '😀',
 ];
 
-fn random_char(rng: &mut Xoshiro256PlusPlus) -> char {
-    if chance(rng, 8) {
-        loop {
-            if let Some(c) = char::from_u32((rng.next_u64() % 0x11_0000) as u32) {
-                return c;
-            }
-        }
-    }
-    ALPHABET[below(rng, ALPHABET.len())]
-}
-
-fn random_text(rng: &mut Xoshiro256PlusPlus) -> String {
-    if chance(rng, 4) {
-        let len = below(rng, 80);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
-        return String::from_utf8_lossy(&bytes).into_owned();
-    }
-    let max = if chance(rng, 2) { 7 } else { 80 };
-    let len = below(rng, max);
-    (0..len).map(|_| random_char(rng)).collect()
-}
-
-/// One to three edits: insert, delete or replace a character, duplicate or
-/// drop a piece, remove, copy or swap fields around a separator, change a
-/// digit or a whole number, truncate.
-fn mutate(rng: &mut Xoshiro256PlusPlus, text: &str) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + below(rng, 3) {
-        let len = chars.len();
-        match below(rng, 10) {
-            0 => chars.insert(below(rng, len + 1), random_char(rng)),
-            1 if len > 0 => {
-                chars.remove(below(rng, len));
-            }
-            2 if len > 0 => chars[below(rng, len)] = random_char(rng),
-            3 if len > 0 => {
-                let start = below(rng, len);
-                let end = start + below(rng, (len - start).min(8) + 1);
-                let piece: Vec<char> = chars[start..end].to_vec();
-                let at = below(rng, len + 1);
-                chars.splice(at..at, piece);
-            }
-            4 if len > 0 => {
-                let start = below(rng, len);
-                let end = start + below(rng, (len - start).min(6) + 1);
-                chars.drain(start..end);
-            }
-            5 | 6 => {
-                let separator = [' ', ',', '/'][below(rng, 3)];
-                let s: String = chars.iter().collect();
-                let mut fields: Vec<&str> = s.split(separator).collect();
-                if fields.len() >= 2 {
-                    let i = below(rng, fields.len());
-                    let j = below(rng, fields.len());
-                    if chance(rng, 4) {
-                        fields.remove(i);
-                    } else if chance(rng, 4) {
-                        let copy = fields[i];
-                        fields.insert(j, copy);
-                    } else {
-                        fields.swap(i, j);
-                    }
-                }
-                chars = fields.join(&separator.to_string()).chars().collect();
-            }
-            7 | 8 => {
-                let digits: Vec<usize> = (0..len).filter(|&i| chars[i].is_ascii_digit()).collect();
-                if digits.is_empty() {
-                    continue;
-                }
-                let at = digits[below(rng, digits.len())];
-                if chance(rng, 2) {
-                    chars[at] = (b'0' + below(rng, 10) as u8) as char;
-                } else {
-                    // The whole number around it, replaced.
-                    let (mut start, mut end) = (at, at + 1);
-                    while start > 0 && chars[start - 1].is_ascii_digit() {
-                        start -= 1;
-                    }
-                    while end < len && chars[end].is_ascii_digit() {
-                        end += 1;
-                    }
-                    let number = match below(rng, 6) {
-                        0 => "0".to_string(),
-                        1 => (rng.next_u64() % 100_000_000_000).to_string(),
-                        2 => (u64::MAX - 1).to_string(),
-                        _ => below(rng, 45).to_string(),
-                    };
-                    chars.splice(start..end, number.chars());
-                }
-            }
-            _ if len > 0 => chars.truncate(below(rng, len)),
-            _ => chars.push(random_char(rng)),
-        }
-    }
-    chars.into_iter().collect()
-}
+const TEXT: TextFuzz = TextFuzz { alphabet: ALPHABET, separators: &[' ', ',', '/'], max_len: 80 };
 
 // ---------------------------------------------------------------- lines, field by field
 
@@ -186,7 +86,7 @@ fn contract(grid: &[Vec<char>], merged: bool) -> String {
 fn tweak_fields(rng: &mut Xoshiro256PlusPlus, line: &str) -> String {
     let mut fields: Vec<String> = line.split(' ').map(String::from).collect();
     if fields.len() != 6 {
-        return mutate(rng, line);
+        return TEXT.mutate(rng, line);
     }
     let players = fields[2].split(',').count();
     let ply: usize = fields[4].parse().unwrap_or(0);
@@ -527,7 +427,7 @@ fn parsers_never_panic_on_random_text_and_round_trip_what_they_accept() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x901d_0001);
     let mut accepted = 0;
     for _ in 0..20_000 {
-        accepted += feed(&random_text(&mut rng));
+        accepted += feed(&TEXT.random_text(&mut rng));
     }
     println!("random text: {accepted} accepted");
     // Short texts of the right letters are cells and moves now and then.
@@ -547,7 +447,7 @@ fn parsers_never_panic_on_mutated_valid_text_and_round_trip_what_they_accept() {
     let mut accepted = 0;
     for round in 0..40_000 {
         let seed = &seeds[round % seeds.len()];
-        accepted += feed(&mutate(&mut rng, seed));
+        accepted += feed(&TEXT.mutate(&mut rng, seed));
     }
     println!("mutated text: {accepted} accepted");
     assert!(accepted > 2_000, "only {accepted} mutations parsed");

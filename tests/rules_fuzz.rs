@@ -10,18 +10,14 @@ use podium::games::pods::{
     Bitboard, Board, DEFAULT_PICTURE, DEFAULT_POD_SET, Direction, Game, Move, MoveKind, MoveList, Outcome, Pod, PodSet,
     Point, Position, Rotation, Rules, Side, Variant,
 };
+#[path = "common/fuzz_text.rs"]
+mod fuzz_text;
+
+use fuzz_text::{TextFuzz, below, chance};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::rand_core::SeedableRng;
 
 const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
-
-fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
-    (rng.next_u64() % n as u64) as usize
-}
-
-fn chance(rng: &mut Xoshiro256PlusPlus, one_in: u64) -> bool {
-    rng.next_u64().is_multiple_of(one_in)
-}
 
 // ---------------------------------------------------------------- random text
 
@@ -32,78 +28,7 @@ const ALPHABET: &[char] = &[
     '\n', '\t', '\r', '+', 'é', 'ß', '\u{0}', '∞', '😀',
 ];
 
-fn random_char(rng: &mut Xoshiro256PlusPlus) -> char {
-    if chance(rng, 8) {
-        // Any code point at all.
-        loop {
-            if let Some(c) = char::from_u32((rng.next_u64() % 0x11_0000) as u32) {
-                return c;
-            }
-        }
-    }
-    ALPHABET[below(rng, ALPHABET.len())]
-}
-
-fn random_text(rng: &mut Xoshiro256PlusPlus) -> String {
-    if chance(rng, 4) {
-        // Raw bytes, read the way a careless reader would.
-        let len = below(rng, 140);
-        let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
-        return String::from_utf8_lossy(&bytes).into_owned();
-    }
-    let max = if chance(rng, 3) { 8 } else { 140 };
-    let len = below(rng, max);
-    (0..len).map(|_| random_char(rng)).collect()
-}
-
-/// One to three edits: insert, delete or replace a character, duplicate or
-/// drop a piece, swap two fields around a separator, truncate.
-fn mutate(rng: &mut Xoshiro256PlusPlus, text: &str) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + below(rng, 3) {
-        let len = chars.len();
-        match below(rng, 8) {
-            0 => chars.insert(below(rng, len + 1), random_char(rng)),
-            1 if len > 0 => {
-                chars.remove(below(rng, len));
-            }
-            2 if len > 0 => chars[below(rng, len)] = random_char(rng),
-            3 if len > 0 => {
-                let start = below(rng, len);
-                let end = start + below(rng, len - start + 1);
-                let piece: Vec<char> = chars[start..end].to_vec();
-                let at = below(rng, len + 1);
-                chars.splice(at..at, piece);
-            }
-            4 if len > 0 => {
-                let start = below(rng, len);
-                let end = start + below(rng, (len - start).min(6) + 1);
-                chars.drain(start..end);
-            }
-            5 | 6 => {
-                let separator = [' ', ',', ';', '/', '@', '='][below(rng, 6)];
-                let s: String = chars.iter().collect();
-                let mut fields: Vec<&str> = s.split(separator).collect();
-                if fields.len() >= 2 {
-                    let i = below(rng, fields.len());
-                    let j = below(rng, fields.len());
-                    if chance(rng, 4) {
-                        fields.remove(i);
-                    } else if chance(rng, 4) {
-                        let copy = fields[i];
-                        fields.insert(j, copy);
-                    } else {
-                        fields.swap(i, j);
-                    }
-                }
-                chars = fields.join(&separator.to_string()).chars().collect();
-            }
-            _ if len > 0 => chars.truncate(below(rng, len)),
-            _ => chars.push(random_char(rng)),
-        }
-    }
-    chars.into_iter().collect()
-}
+const TEXT: TextFuzz = TextFuzz { alphabet: ALPHABET, separators: &[' ', ',', ';', '/', '@', '='], max_len: 140 };
 
 /// A random valid board: each line of the picture present with probability 3/4.
 fn random_board(rng: &mut Xoshiro256PlusPlus) -> Board {
@@ -285,7 +210,7 @@ fn parsers_never_panic_on_random_text_and_round_trip_what_they_accept() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5eed_0001);
     let mut accepted = 0;
     for _ in 0..4000 {
-        let text = random_text(&mut rng);
+        let text = TEXT.random_text(&mut rng);
         accepted += parsers.feed(&text);
     }
     println!("random text: {accepted} parses accepted");
@@ -304,7 +229,7 @@ fn parsers_never_panic_on_mutated_valid_text_and_round_trip_what_they_accept() {
     let mut accepted = 0;
     for round in 0..5000 {
         let seed = &seeds[round % seeds.len()];
-        let text = mutate(&mut rng, seed);
+        let text = TEXT.mutate(&mut rng, seed);
         accepted += parsers.feed(&text);
     }
     println!("mutated text: {accepted} parses accepted");
