@@ -116,24 +116,43 @@ fn verdicts_and_proofs_name_the_brute_force_winner() {
     assert!(verdicts > 800 && proofs > 1_800 && wins > 800, "{verdicts} verdicts, {proofs} proofs, {wins} wins");
 }
 
-#[test]
-fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
-    // Searching every root move by name leaves the proof search out, so
-    // each result here is the iterations' own, pruning and all.
+/// Searches to the end, with a fresh `Searcher` that `prepare` sets up and
+/// among the root moves `root_moves` names, the endgames of `count` random
+/// games from `seed`, checking each result against brute force. Returns
+/// how many positions were searched and in how many the mover wins.
+fn searches_agree_with_brute_force(
+    count: usize,
+    seed: u64,
+    prepare: impl Fn(&mut Searcher),
+    root_moves: impl Fn(&Rules, &Position) -> MoveList,
+) -> (u32, u32) {
     let rules = Arc::new(Rules::default_for(Variant::Standard));
     let reference = RefRules::new(None, None, false, false);
     let game = PodsGame::new(rules.clone(), 0);
     let mut known = HashMap::new();
-    let (mut proved, mut wins) = (0, 0);
-    for position in endgames(60, 0x5eed_0b0f, 6) {
-        let mut root_moves = MoveList::new();
-        position.generate_moves(&rules, &mut root_moves);
+    let (mut searched, mut wins) = (0, 0);
+    for position in endgames(count, seed, 6) {
+        let root_moves = root_moves(&rules, &position);
         let mut searcher = Searcher::new(1);
+        prepare(&mut searcher);
         let limits = Limits { depth: Some(60), ..Limits::default() };
         let result = searcher.search(&game, &position, &[], &limits, &root_moves, &Signals::default(), |_| {});
         wins += u32::from(assert_brute_force_agrees(&reference, &position.to_string(), &result, &mut known));
-        proved += 1;
+        searched += 1;
     }
+    (searched, wins)
+}
+
+#[test]
+fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
+    // Searching every root move by name leaves the proof search out, so
+    // each result here is the iterations' own, pruning and all.
+    let every_move = |rules: &Rules, position: &Position| {
+        let mut moves = MoveList::new();
+        position.generate_moves(rules, &mut moves);
+        moves
+    };
+    let (proved, wins) = searches_agree_with_brute_force(60, 0x5eed_0b0f, |_| {}, every_move);
     assert!(proved > 300 && wins > 100, "{proved} positions, {wins} wins");
 }
 
@@ -141,18 +160,9 @@ fn the_iterations_alone_name_the_brute_force_winner_despite_their_pruning() {
 fn two_threads_name_the_brute_force_winner_with_a_helper_proving_alongside() {
     // With two threads the second proves while the first iterates; whichever
     // finishes first gives the result, and either must be right.
-    let rules = Arc::new(Rules::default_for(Variant::Standard));
-    let reference = RefRules::new(None, None, false, false);
-    let game = PodsGame::new(rules.clone(), 0);
-    let mut known = HashMap::new();
-    let (mut searched, mut wins) = (0, 0);
-    for position in endgames(100, 0x5eed_0b10, 6) {
-        let mut searcher = Searcher::new(1);
+    let two_threads = |searcher: &mut Searcher| {
         searcher.set_threads(2);
-        let limits = Limits { depth: Some(60), ..Limits::default() };
-        let result = searcher.search(&game, &position, &[], &limits, &[], &Signals::default(), |_| {});
-        wins += u32::from(assert_brute_force_agrees(&reference, &position.to_string(), &result, &mut known));
-        searched += 1;
-    }
+    };
+    let (searched, wins) = searches_agree_with_brute_force(100, 0x5eed_0b10, two_threads, |_, _| MoveList::new());
     assert!(searched > 500 && wins > 200, "{searched} positions, {wins} wins");
 }
