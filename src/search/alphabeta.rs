@@ -870,7 +870,6 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         if bound > self.game.proof_horizon() && !self.eager_proofs {
             return None;
         }
-        let (game, key_salt, root_player) = (self.game, self.key_salt, self.root_player);
         let signals = self.shared.signals;
         // Pondering, the budget of nodes is the only limit.
         let hard = if self.pondering { None } else { self.budget.hard };
@@ -878,17 +877,13 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let searched_for = clock_started.elapsed();
         let share = if self.eager_proofs { searched_for } else { searched_for / 2 };
         let time_cap = (hard.is_some() && budget != u64::MAX).then(|| Instant::now() + share);
-        let proofs = self.proofs.as_deref_mut()?;
         let mut interrupt = |nodes: u64| {
             nodes >= budget
                 || signals.stop.load(Ordering::Relaxed)
                 || hard.is_some_and(|hard| clock_started.elapsed() >= hard)
                 || time_cap.is_some_and(|cap| Instant::now() >= cap)
         };
-        let same_side = |a, b| (a == root_player) == (b == root_player);
-        let mut prover = Prover::new(game, proofs, &same_side, key_salt, &mut interrupt);
-        let proved = prover.prove(root);
-        let nodes = prover.nodes;
+        let (proved, nodes) = self.prove_root(root, &mut interrupt)?;
         self.shared.nodes.fetch_add(nodes, Ordering::Relaxed);
         let proven = proved.ok()?;
         let pv = self.proof_line(root);
@@ -913,12 +908,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 || shared.finished.load(Ordering::Relaxed)
                 || shared.deadline.is_some_and(|deadline| Instant::now() >= deadline)
         };
-        let root_player = self.root_player;
-        let same_side = |a, b| (a == root_player) == (b == root_player);
-        let Some(proofs) = self.proofs.as_deref_mut() else { return false };
-        let mut prover = Prover::new(self.game, proofs, &same_side, self.key_salt, &mut interrupt);
-        let proved = prover.prove(root);
-        let nodes = prover.nodes;
+        let Some((proved, nodes)) = self.prove_root(root, &mut interrupt) else { return false };
         shared.nodes.fetch_add(nodes - counted, Ordering::Relaxed);
         let proven = match proved {
             Ok(proven) => proven,
@@ -931,6 +921,22 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let settles = proven.mover_wins || self.players == 2;
         shared.proof_settles.store(settles, Ordering::Relaxed);
         settles
+    }
+
+    /// Runs the prover on `root`, the root player's allies counting as one
+    /// side, until `interrupt` stops it; `None` without a proof table.
+    /// Returns what it proved and the nodes it visited.
+    fn prove_root(
+        &mut self,
+        root: &G::Position,
+        interrupt: &mut dyn FnMut(u64) -> bool,
+    ) -> Option<(Result<Proven, Unproven>, u64)> {
+        let root_player = self.root_player;
+        let same_side = move |a, b| (a == root_player) == (b == root_player);
+        let proofs = self.proofs.as_deref_mut()?;
+        let mut prover = Prover::new(self.game, proofs, &same_side, self.key_salt, interrupt);
+        let proved = prover.prove(root);
+        Some((proved, prover.nodes))
     }
 
     /// Reports the proof a helper offered, if any, as `try_proof` reports its own.
