@@ -185,13 +185,13 @@ def read_answers(process: EngineProcess, fens: list[str], timeouts: Timeouts, an
         try:
             answer = json.loads(line)
         except json.JSONDecodeError:
-            raise ProtocolError(f"it printed {line[:80]!r}, not a JSON object, for {fen!r}") from None
+            raise ProtocolError(process.label, f"printed {line[:80]!r}, not a JSON object, for {fen!r}") from None
         if not isinstance(answer, dict) or answer.get("index") != index:
-            raise ProtocolError(f"it answered {line[:80]!r} for line {index}, {fen!r}")
+            raise ProtocolError(process.label, f"answered {line[:80]!r} for line {index}, {fen!r}")
         if answer.get("type") == "error":
             raise RefereeError(f"`analyse` cannot read {fen!r}, a position its own referee reached: "
                                f"{answer.get('error')}")
         score = answer.get("score")
         if not (isinstance(score, dict) and any(type(score.get(kind)) is int for kind in ("cp", "mate"))):
-            raise ProtocolError(f"it gave no score for {fen!r}: {line[:120]}")
+            raise ProtocolError(process.label, f"gave no score for {fen!r}: {line[:120]}")
         answers.append(answer)

@@ -327,7 +327,7 @@ def check_engines_start(settings: MatchSettings) -> str:
         except OptionRefused as refusal:
             raise UsageError(str(refusal)) from None
         except EngineFault as fault:
-            raise UsageError(f"engine {spec.name} does not start: {fault.detail}") from None
+            raise UsageError(f"engine {spec.name} does not start: {fault.what}") from None
         finally:
             player.close()
     referee = Referee(settings.referee_argv, settings.rules, settings.timeouts, settings.transcript)

@@ -170,7 +170,7 @@ class Engine:
         self._settle()
         listed = self.driver.listed_moves()
         if listed is None:
-            raise ProtocolError(f"{self.driver.label}: no line of moves in answer to `moves`")
+            raise ProtocolError(self.driver.label, f"no line of moves in answer to `moves`")
         return listed
 
     def is_legal(self, move: str) -> bool:
@@ -225,13 +225,13 @@ class Engine:
         self.driver.send(command)
         answers = [line[len("response "):].strip() for line in self._confirm(command) if line.startswith("response ")]
         if len(answers) != 1:
-            raise ProtocolError(f"{self.driver.label}: {command} answered {len(answers)} response lines, not one")
+            raise ProtocolError(self.driver.label, f"{command} answered {len(answers)} response lines, not one")
         return answers[0]
 
     def _true(self, question: str) -> bool:
         answer = self._query(question)
         if answer not in ("true", "false"):
-            raise ProtocolError(f"{self.driver.label}: query {question} answered {answer!r}, not true or false")
+            raise ProtocolError(self.driver.label, f"query {question} answered {answer!r}, not true or false")
         return answer == "true"
 
     def _search_wait(self, limits: dict[str, int], timeout: float | None) -> float:

@@ -85,7 +85,7 @@ class Player(EngineDriver):
         except EngineTimeout as timeout:
             if limit is None:
                 raise
-            raise EngineFault("time forfeit", timeout.detail) from None
+            raise EngineFault("time forfeit", timeout.engine, timeout.what) from None
         return search.bestmove, search.elapsed, search_report(last)
 
 
@@ -112,7 +112,7 @@ class Referee(EngineDriver):
         try:
             yield
         except EngineFault as fault:
-            raise RefereeError(f"referee ({shlex.join(self.argv)}) failed: {fault.detail}") from None
+            raise RefereeError(f"referee ({shlex.join(self.argv)}) failed: {fault.what}") from None
 
     def launch(self) -> None:
         with self._judging():

@@ -30,19 +30,23 @@ class PodiumError(Exception):
 class EngineFault(PodiumError):
     """An engine did not do what the protocol, or the match, asks of it.
 
-    reason: one of ENGINE_FAULTS, how it failed; detail: what happened, for people."""
+    reason: one of ENGINE_FAULTS, how it failed; engine: the engine's label (its name in a match);
+    what: what it did, for people. detail, "engine: what", is how every message names the fault,
+    so the engine is named once, by whoever raises."""
 
-    def __init__(self, reason: str, detail: str):
-        super().__init__(f"{reason}: {detail}")
+    def __init__(self, reason: str, engine: str, what: str):
         self.reason = reason
-        self.detail = detail
+        self.engine = engine
+        self.what = what
+        self.detail = f"{engine}: {what}"
+        super().__init__(f"{reason}: {self.detail}")
 
 
 class EngineTerminated(EngineFault):
     """The engine's process exited, closed its output, or cannot be written to."""
 
-    def __init__(self, detail: str):
-        super().__init__("crash", detail)
+    def __init__(self, engine: str, what: str):
+        super().__init__("crash", engine, what)
 
 
 class EngineStartFailed(EngineTerminated):
@@ -52,15 +56,15 @@ class EngineStartFailed(EngineTerminated):
 class EngineTimeout(EngineFault, TimeoutError):
     """No answer came before the deadline."""
 
-    def __init__(self, detail: str):
-        super().__init__("stall", detail)
+    def __init__(self, engine: str, what: str):
+        super().__init__("stall", engine, what)
 
 
 class ProtocolError(EngineFault):
     """The engine printed a line that the protocol does not allow where it came."""
 
-    def __init__(self, detail: str):
-        super().__init__("protocol error", detail)
+    def __init__(self, engine: str, what: str):
+        super().__init__("protocol error", engine, what)
 
 
 class EngineError(PodiumError):

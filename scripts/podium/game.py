@@ -50,11 +50,6 @@ def group_count(games: int, rules: GameRules) -> int:
     return -(-games // len(rules.seatings))
 
 
-def _led_by(name: str, detail: str) -> str:
-    """A fault's detail as `name: ...`, the name given once: some of the driver's messages start so."""
-    return detail if detail.startswith(f"{name}: ") else f"{name}: {detail}"
-
-
 @dataclass
 class Ending:
     result: str  # "1-0", "0-1" or "1/2-1/2"; POLD.R: "p1win", "p2win" or "p3win"
@@ -104,7 +99,7 @@ class GameRunner:
             try:
                 self.seats[seat].prepare_for_game()
             except EngineFault as fault:
-                fault = EngineFault(fault.reason, f"{fault.detail} (getting ready for the game)")
+                fault = EngineFault(fault.reason, fault.engine, f"{fault.what} (getting ready for the game)")
                 if ending := self._forfeit(seat, fault):
                     return ending
         return None
@@ -168,11 +163,12 @@ class GameRunner:
         elapsed_ms = elapsed * 1000
         self.used_ms[colour] += elapsed_ms
         if not self.clock.charge(colour, elapsed_ms):
-            return self._forfeit(colour, EngineFault("time forfeit", f"{move} took {elapsed_ms:.0f} ms"))
+            return self._forfeit(colour, EngineFault("time forfeit", player.label, f"{move} took {elapsed_ms:.0f} ms"))
         if move == NO_MOVE:
-            return self._forfeit(colour, EngineFault("illegal move", "bestmove (none) in a game still on"))
+            return self._forfeit(colour, EngineFault("illegal move", player.label,
+                                                     "bestmove (none) in a game still on"))
         if not self.referee.is_legal(move):
-            return self._forfeit(colour, EngineFault("illegal move", f"{move} at ply {self.ply}"))
+            return self._forfeit(colour, EngineFault("illegal move", player.label, f"{move} at ply {self.ply}"))
         self.moves.append(move)
         self.move_info.append({"time_ms": round(elapsed_ms), **report})
         return None
@@ -199,11 +195,10 @@ class GameRunner:
         else:
             return None
         name = self.seats[seat].spec.name
-        detail = _led_by(name, fault.detail)
+        detail = fault.detail
         # A seat that failed earlier, while getting ready, is out of this game too: the record
         # names the fault that ended it, and these.
-        if earlier := [_led_by(self.seats[other].spec.name, other_fault.detail)
-                       for other, other_fault in self.faults.items() if other != seat]:
+        if earlier := [other_fault.detail for other, other_fault in self.faults.items() if other != seat]:
             detail += f"; also out: {'; '.join(earlier)}"
         return Ending(self.rules.win_for(winner), fault.reason, detail, faulty=name)
 

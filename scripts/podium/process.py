@@ -99,7 +99,7 @@ class EngineProcess:
     """One child process; a reader thread feeds its output lines to a queue so reads can time out.
 
     Failures raise EngineStartFailed (cannot run), EngineTerminated (gone) and EngineTimeout (no line
-    in time), with details naming the process by its label."""
+    in time), each fault naming the process by its label."""
 
     def __init__(self, argv: list[str], label: str, cwd: str | None = None, transcript: Transcript | None = None):
         self.label = label
@@ -113,10 +113,10 @@ class EngineProcess:
                 cwd=cwd, start_new_session=True)
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            raise EngineStartFailed(f"cannot start {shlex.join(argv)}: {reason}") from None
+            raise EngineStartFailed(label, f"cannot start {shlex.join(argv)}: {reason}") from None
         if not CHILDREN.add(self):
             self.kill()
-            raise EngineTerminated("shutting down: no engine is started any more")
+            raise EngineTerminated(label, "not started: the program is shutting down")
         threading.Thread(target=self._pump, name=f"reader {label}", daemon=True).start()
 
     def _pump(self) -> None:
@@ -157,7 +157,7 @@ class EngineProcess:
             self._proc.stdin.write((line + "\n").encode("utf-8"))
             self._proc.stdin.flush()
         except (OSError, ValueError):
-            raise EngineTerminated(f"{self.label} is gone (writing {line!r})") from None
+            raise EngineTerminated(self.label, f"gone (writing {line!r})") from None
 
     def end_input(self) -> None:
         """Closes the child's input: a program that reads all of it before it answers
@@ -168,17 +168,16 @@ class EngineProcess:
     def read(self, deadline: float) -> tuple[str, float]:
         """The next line and when it arrived (time.monotonic())."""
         if self._ended:
-            raise EngineTerminated(f"{self.label} exited{self._exit_status()}")
+            raise EngineTerminated(self.label, f"exited{self._exit_status()}")
         try:
             line, stamp = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            raise EngineTimeout(f"{self.label}: no output in time") from None
+            raise EngineTimeout(self.label, "no output in time") from None
         if line is None:
             self._ended = True
-            raise EngineTerminated(f"{self.label} exited{self._exit_status()}")
+            raise EngineTerminated(self.label, f"exited{self._exit_status()}")
         if line is OVERLONG:
-            raise ProtocolError(f"{self.label} printed a line longer than the protocol's limit of "
-                                f"{LONGEST_LINE} bytes")
+            raise ProtocolError(self.label, f"printed a line longer than the protocol's limit of {LONGEST_LINE} bytes")
         return line, stamp
 
     def pending(self) -> list[str]:

@@ -112,7 +112,7 @@ def _integer(word: str) -> int | None:
 
 def parse_bestmove(line: str, move_re: re.Pattern = ANY_MOVE_RE) -> tuple[str, str | None] | None:
     """(move, ponder move or None) of a `bestmove` line; None for the lines a search may print
-    before it (info, readyok, blank). Anything else raises ProtocolError."""
+    before it (info, readyok, blank). Anything else raises ValueError."""
     words = line.split()
     if not words or words[0] in ("info", "readyok"):
         return None
@@ -120,7 +120,7 @@ def parse_bestmove(line: str, move_re: re.Pattern = ANY_MOVE_RE) -> tuple[str, s
                    and (len(words) == 2 or words[2] == "ponder")
                    and (words[1] == NO_MOVE or move_re.match(words[1])))
     if not well_formed:
-        raise ProtocolError(f"unexpected output {line[:80]!r}")
+        raise ValueError(f"unexpected output {line[:80]!r}")
     return words[1], (words[3] if len(words) == 4 else None)
 
 
@@ -168,7 +168,7 @@ class EngineDriver:
 
     def _running_process(self) -> EngineProcess:
         if self.process is None:
-            raise EngineTerminated(f"{self.label} is not running")
+            raise EngineTerminated(self.label, "not running")
         return self.process
 
     def send(self, line: str) -> None:
@@ -186,11 +186,11 @@ class EngineDriver:
         except EngineTerminated as error:
             if awaited is None:
                 raise
-            raise EngineTerminated(f"{error.detail} while waiting for {awaited}") from None
+            raise EngineTerminated(error.engine, f"{error.what} while waiting for {awaited}") from None
         except EngineTimeout:
             if awaited is None:
                 raise
-            raise EngineTimeout(f"{self.label}: no {awaited} within {deadline.seconds:.3g} s") from None
+            raise EngineTimeout(self.label, f"no {awaited} within {deadline.seconds:.3g} s") from None
 
     def discard_pending(self) -> list[str]:
         """Drops (and returns) the lines already printed, so that a stale line passes for no answer."""
@@ -283,7 +283,10 @@ class Search:
         """The next `info` line of the search, or None once its `bestmove` has come."""
         while not self.done:
             line, stamp = self._read()
-            found = parse_bestmove(line, self._move_re)
+            try:
+                found = parse_bestmove(line, self._move_re)
+            except ValueError as error:
+                raise ProtocolError(self._driver.label, str(error)) from None
             if found is not None:
                 (self.bestmove, self.ponder), self.elapsed, self.done = found, stamp - self.sent, True
             elif line.startswith("info"):
@@ -312,6 +315,7 @@ class Search:
         try:
             return self._driver.read_stamped(deadline)
         except EngineTerminated as error:
-            raise EngineTerminated(f"{error.detail} while searching") from None
+            raise EngineTerminated(error.engine, f"{error.what} while searching") from None
         except EngineTimeout:
-            raise EngineTimeout(self._overdue or f"no output for {stall:g} s while searching") from None
+            overdue = self._overdue or f"no output for {stall:g} s while searching"
+            raise EngineTimeout(self._driver.label, overdue) from None

@@ -299,6 +299,8 @@ class FaultTest(unittest.TestCase):
         for record in records:
             loser = record["black"] if record["result"] == "1-0" else record["white"]
             self.assertEqual((loser, record["reason"]), (mode, reason), record)
+            self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
+            self.assertNotIn(f"{mode}: {mode}", record["detail"], record)  # named once
 
     def test_illegal_move(self):
         self.assert_all_lost(self.play_against("illegal", "--depth", "1"), "illegal", "illegal move")
@@ -330,7 +332,7 @@ class FaultTest(unittest.TestCase):
         records = self.play_against("longline", "--depth", "1", "--stall-timeout", "2")
         self.assert_all_lost(records, "longline", "protocol error")
         for record in records:
-            self.assertEqual(record["detail"], "longline: longline printed a line longer than the protocol's "
+            self.assertEqual(record["detail"], "longline: printed a line longer than the protocol's "
                                                "limit of 1048576 bytes", record)
 
 
@@ -357,7 +359,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
         done = subprocess.run([sys.executable, "-c", reader], capture_output=True, text=True, timeout=60)
         self.assertEqual(done.returncode, 0, done.stderr)
         refusal, after, megabytes = done.stdout.splitlines()
-        self.assertEqual(refusal, "long printed a line longer than the protocol's limit of 1048576 bytes")
+        self.assertEqual(refusal, "long: printed a line longer than the protocol's limit of 1048576 bytes")
         self.assertEqual(after, "after")
         self.assertLess(int(megabytes), 60, "the reader kept the long line")
 
@@ -833,7 +835,7 @@ class ComplianceTest(unittest.TestCase):
         # a silent engine, one that echoes (cat) and one that exits at once (true, before or after
         # the arbiter has written to it): the handshake fails in one line, with no traceback, and no
         # other check waits out its timeout
-        gone = r"true#1 (?:is gone \(writing 'ugi'\)|exited \(exit code 0\) while waiting for ugiok)"
+        gone = r"true#1: (?:gone \(writing 'ugi'\)|exited \(exit code 0\) while waiting for ugiok)"
         for engine, why in ((fake("mute"), r"no answer within 0\.1 s"), ("cmd=cat", r"no answer within 0\.1 s"),
                             ("cmd=true", gone)):
             with self.subTest(engine=engine):

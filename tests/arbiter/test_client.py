@@ -349,15 +349,15 @@ class BrokenEngineTest(unittest.TestCase):
 
         engine = never_moves()
         error = self.assert_times_out(lambda: engine.play("startpos", depth=1), 0.4)  # search_timeout
-        self.assertEqual(error.detail, "no bestmove within 400 ms")
+        self.assertEqual(error.detail, "python3: no bestmove within 400 ms")
         # the next call first stops the search that timed out, and waits for its bestmove no longer
         error = self.assert_times_out(engine.fen, 0.3)
-        self.assertEqual(error.detail, "no bestmove within 0.3 s of stop")
+        self.assertEqual(error.detail, "python3: no bestmove within 0.3 s of stop")
         self.assert_times_out(lambda: never_moves().play("startpos", movetime=100), 0.4)  # movetime + timeout
         self.assert_times_out(lambda: never_moves().analyse("startpos", nodes=1000, timeout=0.2), 0.2)
         stream = never_moves().analysis("startpos")
         error = self.assert_times_out(lambda: next(stream), 0.4)  # search_timeout between two lines
-        self.assertEqual(error.detail, "no output for 0.4 s while searching")
+        self.assertEqual(error.detail, "python3: no output for 0.4 s while searching")
 
     def test_an_engine_that_crashes_or_cannot_start(self):
         with Engine(self.fake("crash")) as engine:
