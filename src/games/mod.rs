@@ -97,6 +97,21 @@ impl fmt::Display for PlayError {
 
 impl Error for PlayError {}
 
+impl PlayError {
+    /// A move the position does not allow, for `map_err`.
+    pub fn illegal(error: impl Error + Send + Sync + 'static) -> PlayError {
+        PlayError::Illegal(Box::new(error))
+    }
+}
+
+/// Reads a move of any game, as `Session::play` and `Session::legal_move` take it.
+pub fn read_move<M: FromStr>(text: &str) -> Result<M, PlayError>
+where
+    M::Err: Error + Send + Sync + 'static,
+{
+    text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))
+}
+
 /// A game in progress: its start, its moves and what its history decides,
 /// seen through text. Moves cross this line as notation; inside, each game
 /// keeps its own typed moves.

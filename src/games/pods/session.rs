@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
+use crate::games::{Ending, GameKind, PlayError, Session, read_move, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -79,17 +79,17 @@ impl Session for PodsSession {
     }
 
     fn play(&mut self, text: &str) -> Result<(), PlayError> {
-        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
-        self.game.play(mv).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+        let mv: Move = read_move(text)?;
+        self.game.play(mv).map_err(PlayError::illegal)
     }
 
     fn legal_move(&self, text: &str) -> Result<String, PlayError> {
-        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        let mv: Move = read_move(text)?;
         let legal = match self.game.outcome() {
             Some(_) => Err(super::Illegal::GameOver),
             None => self.game.position().check(self.game.rules(), mv),
         };
-        legal.map(|()| mv.to_string()).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+        legal.map(|()| mv.to_string()).map_err(PlayError::illegal)
     }
 
     fn forfeit(&mut self) {

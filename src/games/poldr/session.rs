@@ -8,7 +8,7 @@ use super::position::Position;
 use super::search::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{Ending, GameKind, PlayError, Session, search_and_report};
+use crate::games::{Ending, GameKind, PlayError, Session, read_move, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -77,22 +77,22 @@ impl Session for PoldrSession {
     }
 
     fn play(&mut self, text: &str) -> Result<(), PlayError> {
-        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        let mv: Move = read_move(text)?;
         if self.forfeited_by.is_some() {
-            return Err(PlayError::Illegal(Box::new(super::Illegal::GameOver)));
+            return Err(PlayError::illegal(super::Illegal::GameOver));
         }
-        self.position.try_play(mv).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))?;
+        self.position.try_play(mv).map_err(PlayError::illegal)?;
         self.moves.push(mv);
         Ok(())
     }
 
     fn legal_move(&self, text: &str) -> Result<String, PlayError> {
-        let mv: Move = text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))?;
+        let mv: Move = read_move(text)?;
         let legal = match self.forfeited_by {
             Some(_) => Err(super::Illegal::GameOver),
             None => self.position.check(mv),
         };
-        legal.map(|()| mv.to_string()).map_err(|illegal| PlayError::Illegal(Box::new(illegal)))
+        legal.map(|()| mv.to_string()).map_err(PlayError::illegal)
     }
 
     fn forfeit(&mut self) {
