@@ -505,6 +505,27 @@ class PoldrRecordChecks(unittest.TestCase):
         finally:
             referee.close()
 
+    def check_resume(self, options: list[str], games: int, kept: int) -> ArbiterRun:
+        """Plays a match of `games`, cuts its records after `kept` games and a line cut short, and
+        checks that --resume plays only the missing games, each from the opening it had."""
+        run = ArbiterRun(self)
+        run.match(*options, "--seed", "5")
+        full = run.read_records()
+        with open(run.records, encoding="utf-8") as handle:
+            lines = handle.readlines()[:1 + kept]  # the settings, then games
+        with open(run.records, "w", encoding="utf-8") as handle:
+            handle.writelines(lines)
+            handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
+        done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
+        self.assertIn(f"({kept} already recorded)", done.stdout)
+        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), games - kept)
+        resumed = load_records(run.records)
+        self.check_records(resumed, done, games)
+        openings = {record["index"]: record["opening"] for record in full}
+        for record in resumed:
+            self.assertEqual(record["opening"], openings[record["index"]])
+        return run
+
 
 @NEEDS_PODIUM
 class PoldrTest(PoldrRecordChecks):
@@ -553,23 +574,8 @@ class PoldrTest(PoldrRecordChecks):
             self.replay(records)
 
     def test_poldr_resume_plays_only_the_missing_games(self):
-        run = ArbiterRun(self)
         options = [*POLDR, *self.engines, "--games", "4", "--depth", "1", "--random-plies", "2"]
-        run.match(*options, "--seed", "5")
-        full = run.read_records()
-        with open(run.records, encoding="utf-8") as handle:
-            kept = handle.readlines()[:3]  # the settings and two games
-        with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(kept)
-            handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
-        done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
-        self.assertIn("(2 already recorded)", done.stdout)
-        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
-        resumed = load_records(run.records)
-        self.check_records(resumed, done, 4)
-        openings = {record["index"]: record["opening"] for record in full}
-        for record in resumed:
-            self.assertEqual(record["opening"], openings[record["index"]])
+        run = self.check_resume(options, games=4, kept=2)
         other_size = run.run(*options, "--size", "5", "--resume", run.records)  # --size given twice: the last wins
         self.assertEqual(other_size.returncode, 2, other_size.stderr)
         self.assertIn("size", other_size.stderr)
@@ -640,23 +646,8 @@ class ThreePlayerTest(PoldrRecordChecks):
             self.assertIn("; also out: ", record["detail"], record)
 
     def test_resume_plays_only_the_missing_games(self):
-        run = ArbiterRun(self)
         options = [*POLDR, "--players", "3", *self.engines, "--games", "6", "--depth", "1", "--random-plies", "2"]
-        run.match(*options, "--seed", "5")
-        full = run.read_records()
-        with open(run.records, encoding="utf-8") as handle:
-            kept = handle.readlines()[:4]  # the settings and three games
-        with open(run.records, "w", encoding="utf-8") as handle:
-            handle.writelines(kept)
-            handle.write('{"game": "poldr", "ind')  # a line cut short by the interruption
-        done = run.match(*options, "--resume", run.records, records=False)  # seed from the file
-        self.assertIn("(3 already recorded)", done.stdout)
-        self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 3)
-        resumed = load_records(run.records)
-        self.check_records(resumed, done, 6)
-        openings = {record["index"]: record["opening"] for record in full}
-        for record in resumed:
-            self.assertEqual(record["opening"], openings[record["index"]])
+        run = self.check_resume(options, games=6, kept=3)
         as_two_players = run.run(*POLDR, "--players", "2", *self.engines[:6], "--games", "6", "--depth", "1",
                                  "--resume", run.records)
         self.assertEqual(as_two_players.returncode, 2, as_two_players.stderr)
