@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use podium::games::poldr::{Cell, Illegal, Move, Phase, Piece, Position, Seat, WinReason, perft};
+use podium::games::poldr::{Cell, Illegal, LARGEST_PLY, Move, Phase, Piece, Position, Seat, WinReason, perft};
 #[path = "common/fuzz_text.rs"]
 mod fuzz_text;
 
@@ -132,9 +132,10 @@ fn tweak_fields(rng: &mut Xoshiro256PlusPlus, line: &str) -> String {
             }
             4 => fields[3] = ["1", "2"][below(rng, 2)].to_string(),
             5 => {
-                fields[4] = match below(rng, 3) {
+                fields[4] = match below(rng, 4) {
                     0 => (ply + 1).to_string(),
                     1 => ply.saturating_sub(1).to_string(),
+                    2 => (LARGEST_PLY + below(rng, 2) as u64).to_string(),
                     _ => below(rng, 30).to_string(),
                 }
             }
@@ -184,8 +185,7 @@ fn model(text: &str) -> Verdict {
         if text.len() > 1 && text.starts_with('0') {
             canonical = false;
         }
-        // The largest u64 is refused as a ply: the ply after it could not be counted.
-        Ok(text.parse::<u64>().ok().filter(|&n| n < u64::MAX))
+        Ok(text.parse::<u64>().ok())
     };
     let mut reserves = Vec::new();
     for text in fields[2].split(',') {
@@ -209,8 +209,8 @@ fn model(text: &str) -> Verdict {
     };
     let ply = match number(fields[4]) {
         Err(()) => return Invalid("ply is a number"),
-        Ok(None) => return Unknown,
-        Ok(Some(n)) => n,
+        Ok(Some(n)) if n <= LARGEST_PLY => n,
+        Ok(_) => return Invalid("a ply of at most LARGEST_PLY"),
     };
     let side = match fields[1] {
         "b" => 0,

@@ -5,7 +5,7 @@
 //! rank by rank from the top, as in the notation.
 
 use podium::games::poldr::{
-    Cell, Illegal, Move, MoveParseError, Outcome, Phase, Piece, Position, PositionError, Seat, WinReason,
+    Cell, Illegal, LARGEST_PLY, Move, MoveParseError, Outcome, Phase, Piece, Position, PositionError, Seat, WinReason,
 };
 
 // ---------------------------------------------------------------- helpers
@@ -919,6 +919,14 @@ fn large_plies_are_read_like_small_ones() {
     // brick on b1 and, with the marker lifted, two empty cells to fill.
     position.try_play("Me1".parse().unwrap()).expect("a legal building turn");
     assert_eq!(position.to_string(), "5/5/2B2/bb3/PyyyY b 15,13 1 4294967296 3,4294967296");
+    // The largest ply a line may give, 2^63 - 1, is odd too; a turn counts
+    // on from it rather than round to 0. One more is refused.
+    let mut position = pos(&format!("5/5/2B2/bb3/PyY2 y 15,15 1 {LARGEST_PLY} 3,2"));
+    position.try_play(mv("Me1")).expect("a legal building turn");
+    let next = u128::from(LARGEST_PLY) + 1;
+    assert_eq!(position.to_string(), format!("5/5/2B2/bb3/PyyyY b 15,13 1 {next} 3,{next}"));
+    let beyond = format!("5/5/2B2/bb3/PyY2 y 15,15 1 {next} 3,2");
+    assert_eq!(error(&beyond), PositionError::BadPly(next.to_string()));
 }
 
 #[test]

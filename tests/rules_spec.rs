@@ -32,8 +32,8 @@
 use std::sync::Arc;
 
 use podium::games::pods::{
-    Bitboard, Board, DrawReason, Game, Illegal, Move, MoveList, Outcome, Pod, PodSet, Point, Position, Rotation, Rules,
-    Side, Variant, WinReason,
+    Bitboard, Board, DrawReason, Game, Illegal, LARGEST_PLY, Move, MoveList, Outcome, Pod, PodSet, Point, Position,
+    Rotation, Rules, Side, Variant, WinReason,
 };
 
 const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
@@ -203,6 +203,16 @@ fn invalid_boards_are_errors() {
     for text in bad {
         assert!(Board::from_one_line(&text).is_err(), "{text}");
     }
+    // The one-line form writes a blank as '.', never as a space (the picture
+    // form takes both): f4-f3 unjoined, the blank at row 6's end.
+    let spaced = DEFAULT_ONE_LINE.replacen("|X|X.", "|X|X ", 1);
+    let error = Board::from_one_line(&spaced).expect_err("a space in the one-line form");
+    assert_eq!(
+        error.to_string(),
+        "invalid board: row 6 column 11: a space; the one-line form writes every blank as '.'"
+    );
+    let picture = spaced.replace(',', "\n");
+    assert_eq!(Board::from_picture(&picture), Board::from_one_line(DEFAULT_ONE_LINE));
 }
 
 #[test]
@@ -522,6 +532,24 @@ fn first_move_rule_applies_only_at_ply_0_with_white_to_move() {
         );
         assert!(pos("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 1", &rules).check(&rules, mv("N@c5")).is_ok());
     }
+}
+
+/// The largest ply a line may give is read, and counted on from without
+/// wrapping round to 0, where the first-move rule would hold again; one more
+/// is refused by name.
+#[test]
+fn the_largest_ply_is_read_and_counted_on_from() {
+    let rules = standard();
+    let largest = format!("6/6/6/6/6/6 b ABCDEFGHIJKLMNabcdefghijklmn 0 {LARGEST_PLY}");
+    let mut game = Game::new(Arc::new(rules.clone()), pos(&largest, &rules));
+    game.play(mv("A@a1")).unwrap();
+    assert_eq!(game.position().ply(), LARGEST_PLY + 1);
+    assert!(game.position().check(&rules, mv("N@c5")).is_ok(), "the first-move rule came back");
+    game.play(mv("N@c5")).unwrap();
+    assert!(game.position().to_string().ends_with(&format!(" 0 {}", u64::from(LARGEST_PLY) + 2)));
+    let beyond = format!("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 {}", u64::from(LARGEST_PLY) + 1);
+    let error = Position::parse(&beyond, &rules).expect_err("past the largest ply");
+    assert!(error.to_string().contains(&format!("from 0 to {LARGEST_PLY}")), "{error}");
 }
 
 /// A standard position whose side to move has an empty hand is valid, and

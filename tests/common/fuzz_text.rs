@@ -110,7 +110,12 @@ impl TextFuzz {
                         let number = match below(rng, 6) {
                             0 => "0".to_string(),
                             1 => (rng.next_u64() % 100_000_000_000).to_string(),
-                            2 => (u64::MAX - 1).to_string(),
+                            // At the limits of the integer types a reader may count in.
+                            2 => {
+                                let limits = [i32::MAX as u64, u32::MAX as u64, i64::MAX as u64, u64::MAX];
+                                let limit = limits[below(rng, limits.len())];
+                                [limit - 1, limit, limit.wrapping_add(1)][below(rng, 3)].to_string()
+                            }
                             _ => below(rng, 45).to_string(),
                         };
                         chars.splice(start..end, number.chars());

@@ -46,6 +46,17 @@ pub enum BoardError {
     BadVerticalLine { row: usize, column: usize, cell: char },
     /// In the middle of a square, `cell` is none of `\`, `/`, `X` or a blank.
     BadDiagonalLine { row: usize, column: usize, cell: char },
+    /// A space in the one-line form, which writes every blank as `.`.
+    SpaceInOneLine { row: usize, column: usize },
+}
+
+/// The two ways a board is written: the picture, rows on lines of their
+/// own (short rows end in blanks; a blank is ` ` or `.`), and the one-line
+/// form (rows of exactly 11 characters; a blank is `.`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Picture,
+    OneLine,
 }
 
 impl fmt::Display for BoardError {
@@ -55,6 +66,9 @@ impl fmt::Display for BoardError {
             BoardError::WrongRowCount { found } => return write!(f, "expected 11 rows, found {found}"),
             BoardError::WrongRowLength { row, found } => {
                 return write!(f, "row {row} has {found} characters, expected 11");
+            }
+            BoardError::SpaceInOneLine { row, column } => {
+                return write!(f, "row {row} column {column}: a space; the one-line form writes every blank as '.'");
             }
             BoardError::NotAPoint { row, column, cell, .. }
             | BoardError::BadHorizontalLine { row, column, cell }
@@ -131,25 +145,34 @@ impl Board {
         while rows.last().is_some_and(|row| row.trim().is_empty()) {
             rows.pop();
         }
-        Board::from_rows(&rows, true)
+        Board::from_rows(&rows, Form::Picture)
     }
 
-    /// Reads the one-line form: 11 rows of exactly 11 characters joined by `,`.
+    /// Reads the one-line form: 11 rows of exactly 11 characters joined by
+    /// `,`, every blank written as `.`.
     pub fn from_one_line(text: &str) -> Result<Board, BoardError> {
         let rows: Vec<&str> = text.split(',').collect();
-        Board::from_rows(&rows, false)
+        Board::from_rows(&rows, Form::OneLine)
     }
 
-    fn from_rows(rows: &[&str], short_rows_allowed: bool) -> Result<Board, BoardError> {
+    fn from_rows(rows: &[&str], form: Form) -> Result<Board, BoardError> {
         if rows.len() != PICTURE_SIDE {
             return Err(BoardError::WrongRowCount { found: rows.len() });
         }
         let mut board = Board::unconnected();
         for (row_index, row) in rows.iter().enumerate() {
             let cells: Vec<char> = row.chars().collect();
-            let length_ok = if short_rows_allowed { cells.len() <= PICTURE_SIDE } else { cells.len() == PICTURE_SIDE };
+            let length_ok = match form {
+                Form::Picture => cells.len() <= PICTURE_SIDE,
+                Form::OneLine => cells.len() == PICTURE_SIDE,
+            };
             if !length_ok {
                 return Err(BoardError::WrongRowLength { row: row_index + 1, found: cells.len() });
+            }
+            if form == Form::OneLine
+                && let Some(column) = cells.iter().position(|&cell| cell == ' ')
+            {
+                return Err(BoardError::SpaceInOneLine { row: row_index + 1, column: column + 1 });
             }
             for column in 0..PICTURE_SIDE {
                 let cell = cells.get(column).copied().unwrap_or(' ');

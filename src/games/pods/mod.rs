@@ -24,7 +24,7 @@ pub use game::Game;
 pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
 pub use perft::{divide, perft, perft_until};
 pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
-pub use position::{DrawReason, Outcome, PodPlace, Position, PositionError, WinReason};
+pub use position::{DrawReason, LARGEST_PLY, Outcome, PodPlace, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant, VariantParseError};
 pub use search::PodsGame;
 pub use session::PodsSession;

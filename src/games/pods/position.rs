@@ -50,6 +50,11 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// The largest ply a position line may give: far beyond any game, and far
+/// enough below `u32::MAX` that the count never wraps round to 0 (where the
+/// first-move rule would apply again), whatever moves follow.
+pub const LARGEST_PLY: u32 = i32::MAX as u32;
+
 /// What is wrong with a position line, and where.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum PositionError {
@@ -58,7 +63,7 @@ pub enum PositionError {
     /// The fields are not separated by single spaces, or the line has
     /// leading or trailing whitespace.
     BadSpacing,
-    /// The ply field `text` is not a whole number, or too large to count (over `u32::MAX`).
+    /// The ply field `text` is not a whole number from 0 to `LARGEST_PLY`.
     BadPly { text: String },
     /// The side-to-move field does not read.
     Side(SideParseError),
@@ -109,7 +114,9 @@ impl fmt::Display for PositionError {
             PositionError::BadSpacing => {
                 f.write_str("fields must be separated by single spaces, with no leading or trailing space")
             }
-            PositionError::BadPly { text } => write!(f, "ply: '{text}' is not a whole number of moves"),
+            PositionError::BadPly { text } => {
+                write!(f, "ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")
+            }
             PositionError::Side(error) => write!(f, "side: {error}"),
             PositionError::Rotation(error) => write!(f, "rotation: {error}"),
             PositionError::WrongRankCount { found } => {
@@ -924,7 +931,7 @@ impl Position {
             blocked_possible: true,
             side_to_move: fields[1].parse().map_err(PositionError::Side)?,
             rotation: fields[3].parse().map_err(PositionError::Rotation)?,
-            ply: fields[4].parse().map_err(|_| bad_ply())?,
+            ply: fields[4].parse().ok().filter(|&ply| ply <= LARGEST_PLY).ok_or_else(bad_ply)?,
             hash: 0,
         };
         let mut seen = [PodMask::EMPTY; 2];

@@ -14,7 +14,7 @@ mod zobrist;
 pub use geometry::Geometry;
 pub use moves::{Illegal, Move, MoveParseError};
 pub use perft::{divide, perft, perft_until};
-pub use position::{Outcome, Position, PositionError, SetupError, WinReason};
+pub use position::{LARGEST_PLY, Outcome, Position, PositionError, SetupError, WinReason};
 pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use session::PoldrSession;
 pub use types::{

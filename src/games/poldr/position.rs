@@ -585,6 +585,11 @@ impl Position {
     }
 }
 
+/// The largest ply a position line may give: far beyond any game, and far
+/// enough below `u64::MAX` that the count never wraps round to 0 (where the
+/// board must be empty), whatever turns follow.
+pub const LARGEST_PLY: u64 = i64::MAX as u64;
+
 /// What is wrong with a position line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PositionError {
@@ -652,7 +657,7 @@ impl fmt::Display for PositionError {
                 write!(f, "reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", seat.name())
             }
             PositionError::BadPhase(text) => write!(f, "phase: '{text}' is not 1 or 2"),
-            PositionError::BadPly(text) => write!(f, "ply: '{text}' is not a whole number"),
+            PositionError::BadPly(text) => write!(f, "ply: '{text}' is not a whole number from 0 to {LARGEST_PLY}"),
             PositionError::BadChanged(text) => {
                 write!(f, "changed: '{text}' is not a ply or '-' per player, separated by ','")
             }
@@ -784,9 +789,8 @@ impl std::str::FromStr for Position {
             "2" => Phase::Clearing,
             other => return Err(PositionError::BadPhase(other.to_string())),
         };
-        // The largest ply is refused: the ply after it could not be counted.
         position.ply = whole_number(fields[4])
-            .filter(|&ply| ply < u64::MAX)
+            .filter(|&ply| ply <= LARGEST_PLY)
             .ok_or_else(|| PositionError::BadPly(fields[4].to_string()))?;
         let changed_text: Vec<&str> = fields[5].split(',').collect();
         if changed_text.len() != players {
