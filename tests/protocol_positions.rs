@@ -185,6 +185,30 @@ fn max_plies_draws_the_game_at_that_ply() {
     assert_eq!(engine.query("gameover"), "false");
 }
 
+/// MaxPlies takes the game as it stands: no move is replayed or reported
+/// again, the position stays, and a result already reached stays.
+#[test]
+fn max_plies_applies_to_the_game_as_it_stands() {
+    let mut engine = EngineProcess::start();
+    let quietly = |engine: &mut EngineProcess, command: &str| {
+        engine.send(command);
+        engine.send("isready");
+        assert_eq!(engine.read_line(REPLY_TIMEOUT), "readyok", "{command} answered");
+    };
+    engine.send("position startpos moves A@c3 n@f6");
+    let fen = engine.query("fen");
+    quietly(&mut engine, "setoption name MaxPlies value 1");
+    assert_eq!((engine.query("fen"), engine.query("result")), (fen.clone(), "draw".into()));
+    quietly(&mut engine, "setoption name MaxPlies value 0");
+    assert_eq!((engine.query("fen"), engine.query("result")), (fen, "none".into()));
+
+    engine.send("position startpos moves A@c3 b@d4 C@a1 Z@z9");
+    let error = engine.read_line(REPLY_TIMEOUT);
+    assert!(error.starts_with("info string error: illegal move Z@z9 at index 3"), "{error}");
+    quietly(&mut engine, "setoption name MaxPlies value 3");
+    assert_eq!(engine.query("result"), "p1win");
+}
+
 #[test]
 fn changing_the_rules_starts_a_new_game() {
     let mut engine = EngineProcess::start();

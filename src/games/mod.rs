@@ -136,6 +136,9 @@ pub trait Session: Send {
     fn legal_move(&self, text: &str) -> Result<String, PlayError>;
     /// The mover tried an illegal move: they lose, unless the game was already over.
     fn forfeit(&mut self);
+    /// A match's ply limit for the game as it stands (0: none), in games
+    /// that have one (Pods); others ignore it.
+    fn set_max_plies(&mut self, max_plies: u32);
     fn perft(&self, depth: u32) -> u64;
     /// perft split by first move (`depth` >= 1), each move's count handed to
     /// `each` as it is known, in generation order. Returns `false` if `stop`

@@ -32,9 +32,6 @@ pub struct Engine {
     pods_rules: Arc<Rules>,
     /// The game in progress, of the selected game.
     session: Box<dyn Session>,
-    /// The last `position` command, replayed when a setting of the game
-    /// in progress (MaxPlies) changes.
-    position: (Start, Vec<String>),
     /// Made on first need, not at start-up (UGI asks for no big allocation
     /// before the first `isready`); lent to the search thread while it runs.
     searcher: Option<Searcher>,
@@ -48,16 +45,7 @@ impl Engine {
         let settings = Settings::default();
         let pods_rules = Arc::new(settings.rules());
         let session = start_session(&settings, &pods_rules);
-        Engine {
-            output,
-            settings,
-            pods_rules,
-            session,
-            position: (Start::StartPos, Vec::new()),
-            searcher: None,
-            search: None,
-            debug: false,
-        }
+        Engine { output, settings, pods_rules, session, searcher: None, search: None, debug: false }
     }
 
     /// Reads and executes one line; problems become `info string error` lines.
@@ -199,7 +187,6 @@ impl Engine {
     /// hash table: nothing learned in another game carries over.
     fn restart_game(&mut self) {
         self.session = start_session(&self.settings, &self.pods_rules);
-        self.position = (Start::StartPos, Vec::new());
         if let Some(searcher) = &mut self.searcher {
             searcher.clear();
         }
@@ -262,10 +249,7 @@ impl Engine {
                     searcher.set_lines(self.settings.lines);
                 }
             }
-            EngineOption::MaxPlies => {
-                let (start, moves) = self.position.clone();
-                self.set_position(start, moves);
-            }
+            EngineOption::MaxPlies => self.session.set_max_plies(self.settings.max_plies),
             _ if option.starts_new_game() => {
                 self.pods_rules = Arc::new(self.settings.rules());
                 self.restart_game();
@@ -300,7 +284,6 @@ impl Engine {
             }
         }
         self.session = session;
-        self.position = (start, moves);
     }
 
     /// Starts a search. Every `go` gets its `bestmove`: one whose limits or

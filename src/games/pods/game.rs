@@ -41,7 +41,7 @@ impl Game {
     }
 
     pub fn with_max_plies(mut self, max_plies: u32) -> Game {
-        self.max_plies = max_plies;
+        self.set_max_plies(max_plies);
         self
     }
 
@@ -68,6 +68,12 @@ impl Game {
 
     pub fn max_plies(&self) -> u32 {
         self.max_plies
+    }
+
+    /// A new ply limit for the game as it stands (0: none): a game that has
+    /// reached it is drawn, unless it was already decided otherwise.
+    pub fn set_max_plies(&mut self, max_plies: u32) {
+        self.max_plies = max_plies;
     }
 
     /// Plays a move if it is legal and the game is still on.

@@ -97,6 +97,10 @@ impl Session for PodsSession {
         self.game.forfeit(side);
     }
 
+    fn set_max_plies(&mut self, max_plies: u32) {
+        self.game.set_max_plies(max_plies);
+    }
+
     fn perft(&self, depth: u32) -> u64 {
         perft(self.game.rules(), self.game.position(), depth)
     }

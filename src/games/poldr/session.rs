@@ -101,6 +101,9 @@ impl Session for PoldrSession {
         }
     }
 
+    /// POLD.R ends by its own rules: no ply limit.
+    fn set_max_plies(&mut self, _max_plies: u32) {}
+
     fn perft(&self, depth: u32) -> u64 {
         perft(&self.position, depth)
     }
