@@ -27,9 +27,24 @@ fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     line.split(&format!(" {key} ")).nth(1).and_then(|rest| rest.split(' ').next())
 }
 
+/// A score's place in the order of scores: any win above any centipawns,
+/// quicker wins higher, slower losses higher.
+fn score_rank(line: &str) -> i64 {
+    let rest = line.split(" score ").nth(1).expect("a score");
+    let mut words = rest.split(' ');
+    let (kind, value): (&str, i64) = (words.next().unwrap(), words.next().unwrap().parse().unwrap());
+    match kind {
+        "cp" => value,
+        "mate" if value > 0 => 1_000_000 - value,
+        "mate" => -1_000_000 - value,
+        _ => panic!("{line}"),
+    }
+}
+
 #[test]
 fn multipv_reports_the_best_lines_at_every_depth() {
-    for setup in GAMES {
+    // The standard start too: there a later line has scored above an earlier one.
+    for setup in GAMES.into_iter().chain([["newgame standard", "position startpos"]]) {
         let mut engine = engine_at(&setup);
         let legal = engine.sync();
         assert!(legal.is_empty(), "{legal:?}");
@@ -47,6 +62,8 @@ fn multipv_reports_the_best_lines_at_every_depth() {
             }
             firsts.dedup();
             assert_eq!(firsts.len(), 3, "three different moves at depth {depth}: {group:?}");
+            let ranks: Vec<i64> = group.iter().map(|line| score_rank(line)).collect();
+            assert!(ranks.is_sorted_by(|a, b| a >= b), "best first at depth {depth}: {group:?}");
         }
         assert_eq!(field(lines[6], "pv"), Some(mv.as_str()), "{infos:?}");
         // More lines than moves: one line per legal move.

@@ -223,6 +223,13 @@ impl<'a> Shared<'a> {
     }
 }
 
+/// A root search's result, before it is reported.
+struct FoundLine<M> {
+    score: i32,
+    pv: Vec<M>,
+    seldepth: u32,
+}
+
 /// An iteration a helper completed: its depth, score and best line.
 struct HelperLine {
     depth: u32,
@@ -621,6 +628,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             next_depth = depth + 1;
             let mut first_score = 0;
             self.root_moves.clone_from(&allowed);
+            // With several lines, this iteration's, reported together once found.
+            let mut found_lines: Vec<FoundLine<G::Move>> = Vec::new();
             for line in 1..=lines {
                 // Two plies back, not one: the side to move at the leaves is
                 // then the same, so an evaluation that leans to one side
@@ -661,20 +670,30 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                         && let Some(score) = self.root_score
                     {
                         best = self.report_line(root, 1, depth, score);
+                    } else if let Some(found) = self.report_lines(root, depth, found_lines) {
+                        best = found;
                     }
                     break 'deepening;
                 }
                 if self.ahead > 0 {
                     self.publish_line(depth, score);
                 }
-                let found = self.report_line(root, line, depth, score);
                 last_proof_line = false;
-                if line == 1 {
-                    best = found;
+                let found_move = self.pv[0][0];
+                if lines == 1 {
+                    best = self.report_line(root, 1, depth, score);
                     first_score = score;
                     scores[depth as usize] = Some(score);
+                } else {
+                    found_lines.push(FoundLine { score, pv: self.pv[0].clone(), seldepth: self.seldepth });
+                    if line == lines {
+                        first_score = found_lines.iter().map(|found| found.score).max().unwrap_or(score);
+                        scores[depth as usize] = Some(first_score);
+                        if let Some(found) = self.report_lines(root, depth, std::mem::take(&mut found_lines)) {
+                            best = found;
+                        }
+                    }
                 }
-                let found_move = self.pv[0][0];
                 self.root_moves.retain(|&mv| mv != found_move);
             }
             // With a move in hand, try to settle the game for good, giving
@@ -824,7 +843,36 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// Reports `pv[0]` with `score` as best line `line` at `depth`, and
     /// returns it as a result.
     fn report_line(&mut self, root: &G::Position, line: usize, depth: u32, score: i32) -> SearchResult<G::Move> {
-        let pv = self.pv[0].clone();
+        let found = FoundLine { score, pv: self.pv[0].clone(), seldepth: self.seldepth };
+        self.report_found(root, line, depth, found)
+    }
+
+    /// Reports an iteration's lines best first (each was the best of the
+    /// moves the ones before it left, but a later search can score higher
+    /// than an earlier one); returns the best as the result, if any.
+    fn report_lines(
+        &mut self,
+        root: &G::Position,
+        depth: u32,
+        mut found_lines: Vec<FoundLine<G::Move>>,
+    ) -> Option<SearchResult<G::Move>> {
+        found_lines.sort_by_key(|found| std::cmp::Reverse(found.score));
+        let mut best = None;
+        for (index, found) in found_lines.into_iter().enumerate() {
+            let result = self.report_found(root, index + 1, depth, found);
+            best.get_or_insert(result);
+        }
+        best
+    }
+
+    fn report_found(
+        &mut self,
+        root: &G::Position,
+        line: usize,
+        depth: u32,
+        found: FoundLine<G::Move>,
+    ) -> SearchResult<G::Move> {
+        let FoundLine { score, pv, seldepth } = found;
         let result = SearchResult {
             best_move: pv.first().copied(),
             score: self.reported_score(root, score, &pv),
@@ -834,7 +882,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let report = Report {
             multipv: line,
             depth,
-            seldepth: self.seldepth,
+            seldepth,
             score: result.score,
             nodes: result.nodes,
             elapsed: self.started.elapsed(),
