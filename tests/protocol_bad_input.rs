@@ -38,6 +38,9 @@ fn bad_lines_are_reported_and_change_nothing() {
     engine.send(SETUP);
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (line("hello world"), "unknown command 'hello'"),
+        // Control characters are echoed as escapes, never raw.
+        (line("ugi\u{0}"), "unknown command 'ugi\\0'"),
+        (line("go\u{1b}[2J"), "unknown command 'go\\u{1b}[2J'"),
         (line("Position startpos"), "unknown command 'Position'"),
         (line("position"), "position: missing 'startpos' or 'fen <position line>'"),
         (line("position somewhere"), "position: unexpected 'somewhere'"),

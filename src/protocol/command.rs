@@ -315,11 +315,13 @@ fn parse_newgame(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, C
     let mut new_game = NewGame::default();
     let mut words = words.iter();
     // Each setting once; a setting of one game selects that game.
-    let select = |new_game: &mut NewGame, game: GameKind| -> Result<(), CommandError> {
+    let select = |new_game: &mut NewGame, game: GameKind, word: &str| -> Result<(), CommandError> {
         match new_game.game.replace(game) {
-            Some(other) if other != game => {
-                Err(CommandError::Unexpected { command: COMMAND, found: game.to_string(), expected: "one game" })
-            }
+            Some(other) if other != game => Err(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: "the settings of one game (pods: standard, advanced, rotation; poldr: players, size, bricks)",
+            }),
             _ => Ok(()),
         }
     };
@@ -342,12 +344,12 @@ fn parse_newgame(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, C
     while let Some(&word) = words.next() {
         match word {
             "standard" | "advanced" => {
-                select(&mut new_game, GameKind::Pods)?;
+                select(&mut new_game, GameKind::Pods, word)?;
                 set(&mut new_game.variant, word.parse().expect("a variant"), "variant")?;
             }
-            "pods" | "poldr" => select(&mut new_game, word.parse().expect("a game"))?,
+            "pods" | "poldr" => select(&mut new_game, word.parse().expect("a game"), word)?,
             "rotation" => {
-                select(&mut new_game, GameKind::Pods)?;
+                select(&mut new_game, GameKind::Pods, word)?;
                 let value = words.next().ok_or(CommandError::Missing { command: COMMAND, expected: "a rotation" })?;
                 let rotation = value.parse().map_err(|_| CommandError::BadNumber {
                     command: COMMAND,
@@ -358,17 +360,17 @@ fn parse_newgame(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, C
                 set(&mut new_game.rotation, rotation, "rotation")?;
             }
             "players" => {
-                select(&mut new_game, GameKind::Poldr)?;
+                select(&mut new_game, GameKind::Poldr, word)?;
                 let players = value(&mut words, "players", 2..=3, "2 or 3")?;
                 set(&mut new_game.players, players, "players")?;
             }
             "size" => {
-                select(&mut new_game, GameKind::Poldr)?;
+                select(&mut new_game, GameKind::Poldr, word)?;
                 let size = value(&mut words, "size", 4..=9, "a board size from 4 to 9")?;
                 set(&mut new_game.size, size, "size")?;
             }
             "bricks" => {
-                select(&mut new_game, GameKind::Poldr)?;
+                select(&mut new_game, GameKind::Poldr, word)?;
                 let bricks = value(&mut words, "bricks", 1..=40, "1 to 40 bricks")?;
                 set(&mut new_game.bricks, bricks, "bricks")?;
             }
@@ -778,6 +780,14 @@ mod tests {
             "newgame poldr size 5 size 6",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
+        }
+        // A mix names the word the user wrote, not the game it stands for.
+        for (mixed, word) in [("newgame poldr rotation 90", "rotation"), ("newgame standard size 5", "size")] {
+            let error = parse(mixed).unwrap_err().to_string();
+            assert!(
+                error.starts_with(&format!("newgame: unexpected '{word}', expected the settings of one game")),
+                "{error}"
+            );
         }
     }
 

@@ -28,7 +28,7 @@ impl Output {
     pub fn lines<T: Display>(&self, lines: impl IntoIterator<Item = T>) {
         let mut sink = self.lock();
         for line in lines {
-            let text = line.to_string();
+            let text = printable(&line.to_string());
             log::debug!("-> {text}");
             // A controller that closed our stdout can no longer hear us; the
             // end of our stdin follows, so a failed write is only logged.
@@ -42,6 +42,16 @@ impl Output {
         // A thread that panicked while writing left at worst half a line.
         self.sink.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
+}
+
+/// The line with any control character (a NUL, an escape, a newline) as
+/// its Rust escape: words echoed from the input cannot break a line in two or
+/// reach a terminal raw.
+fn printable(text: &str) -> String {
+    if !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    text.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
 /// A `Write` sink that keeps everything in memory, for tests of the protocol
