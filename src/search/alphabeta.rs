@@ -260,6 +260,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     move_buffers: Vec<Vec<G::Move>>,
     /// Those moves with their ordering scores.
     scored_buffers: Vec<Vec<(i32, G::Move)>>,
+    /// Per ply: the quiet moves searched at the node without a cut-off.
+    quiet_buffers: Vec<Vec<G::Move>>,
     pv: Vec<Vec<G::Move>>,
     /// This thread's nodes.
     nodes: u64,
@@ -510,6 +512,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             // for plies they never reach.
             move_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             scored_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            quiet_buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
@@ -1153,6 +1156,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         );
         let mut scored = std::mem::take(&mut self.scored_buffers[ply]);
         scored.clear();
+        let mut quiets = std::mem::take(&mut self.quiet_buffers[ply]);
+        quiets.clear();
         // The root searches only the moves asked for; its value is then not
         // the position's, and is not stored.
         let mut partial_root = false;
@@ -1233,6 +1238,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if self.aborted {
                 break;
             }
+            if self.game.history_malus() && move_score < KILLER_SCORE && score < beta {
+                quiets.push(mv);
+            }
             if score > best_score {
                 best_score = score;
                 best_move = Some(mv);
@@ -1247,6 +1255,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                     if score >= beta {
                         self.reward(mv, mover, depth, ply);
+                        if self.game.history_malus() {
+                            self.punish(&quiets, mover, depth);
+                        }
                         break;
                     }
                 }
@@ -1255,10 +1266,12 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         if index == 0 && !self.aborted {
             // No legal move at all: the game is over here.
             self.scored_buffers[ply] = scored;
+            self.quiet_buffers[ply] = quiets;
             self.path.pop();
             return self.outcome_score(self.game.final_outcome(position), mover, ply);
         }
         self.scored_buffers[ply] = scored;
+        self.quiet_buffers[ply] = quiets;
         self.path.pop();
         if self.aborted {
             return 0;
@@ -1388,6 +1401,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             };
             (score, mv)
         }));
+    }
+
+    /// Quiet moves searched before a cut-off lose the history the cut-off gains.
+    fn punish(&mut self, quiets: &[G::Move], mover: usize, depth: i32) {
+        for &mv in quiets {
+            let slot = &mut self.history[history_slot(mover, G::move_to_bits(mv))];
+            *slot = (*slot - depth * depth).max(-HISTORY_MAX);
+        }
     }
 
     /// A move that caused a cut-off becomes a killer and gains history.

@@ -132,6 +132,12 @@ pub trait SearchGame: Sync {
         self.proof_horizon()
     }
 
+    /// Whether the quiet moves searched before a cut-off lose the history
+    /// the cut-off move gains. Measured per game (README, "History malus").
+    fn history_malus(&self) -> bool {
+        false
+    }
+
     /// About how many more moves the side to move will play, for sharing
     /// out its clock.
     fn expected_moves_left(&self, position: &Self::Position) -> u32;

@@ -121,6 +121,11 @@ impl SearchGame for PodsGame {
         PROOF_HORIZON
     }
 
+    /// Both variants gained from it (README, "History malus").
+    fn history_malus(&self) -> bool {
+        true
+    }
+
     /// The whole standard game: a thread proving from its first moves paid
     /// more than one searching ahead of the main thread (README, "A helper
     /// that proves").
