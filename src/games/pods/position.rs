@@ -51,8 +51,8 @@ impl fmt::Display for Outcome {
 }
 
 /// The largest ply a position line may give: far beyond any game, and far
-/// enough below `u32::MAX` that the count never wraps round to 0 (where the
-/// first-move rule would apply again), whatever moves follow.
+/// enough below `u32::MAX` that no game played on from it counts round to 0
+/// (where the first-move rule would apply again).
 pub const LARGEST_PLY: u32 = i32::MAX as u32;
 
 /// What is wrong with a position line, and where.

@@ -586,8 +586,8 @@ impl Position {
 }
 
 /// The largest ply a position line may give: far beyond any game, and far
-/// enough below `u64::MAX` that the count never wraps round to 0 (where the
-/// board must be empty), whatever turns follow.
+/// enough below `u64::MAX` that no game played on from it counts round to 0
+/// (where the board must be empty).
 pub const LARGEST_PLY: u64 = i64::MAX as u64;
 
 /// What is wrong with a position line.
