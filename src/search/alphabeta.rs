@@ -652,7 +652,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     self.overtaken = false;
                     self.aborted = false;
                     if let Some((depth, score)) = self.adopt_helper_line(root) {
-                        best = self.report_line(root, 1, depth, score);
+                        best = self.report_line(root, depth, score);
                         first_score = score;
                         scores[depth as usize] = Some(score);
                         next_depth = depth + 1;
@@ -672,7 +672,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     if line == 1
                         && let Some(score) = self.root_score
                     {
-                        best = self.report_line(root, 1, depth, score);
+                        best = self.report_line(root, depth, score);
                     } else if let Some(found) = self.report_lines(root, depth, found_lines) {
                         best = found;
                     }
@@ -684,7 +684,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 last_proof_line = false;
                 let found_move = self.pv[0][0];
                 if lines == 1 {
-                    best = self.report_line(root, 1, depth, score);
+                    best = self.report_line(root, depth, score);
                     first_score = score;
                     scores[depth as usize] = Some(score);
                 } else {
@@ -843,11 +843,13 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
     }
 
-    /// Reports `pv[0]` with `score` as best line `line` at `depth`, and
+    /// Reports `pv[0]` with `score` as the best line at `depth`, and
     /// returns it as a result.
-    fn report_line(&mut self, root: &G::Position, line: usize, depth: u32, score: i32) -> SearchResult<G::Move> {
+    fn report_line(&mut self, root: &G::Position, depth: u32, score: i32) -> SearchResult<G::Move> {
         let found = FoundLine { score, pv: self.pv[0].clone(), seldepth: self.seldepth };
-        self.report_found(root, line, depth, found)
+        let (result, report) = self.report_found(root, 1, depth, found);
+        self.best_line = Some(report);
+        result
     }
 
     /// Reports an iteration's lines best first (each was the best of the
@@ -862,19 +864,24 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         found_lines.sort_by_key(|found| std::cmp::Reverse(found.score));
         let mut best = None;
         for (index, found) in found_lines.into_iter().enumerate() {
-            let result = self.report_found(root, index + 1, depth, found);
-            best.get_or_insert(result);
+            let (result, report) = self.report_found(root, index + 1, depth, found);
+            if best.is_none() {
+                self.best_line = Some(report);
+                best = Some(result);
+            }
         }
         best
     }
 
+    /// Reports `found` as best line `line` at `depth`; returns it as a
+    /// result, and the report (the iterations keep their best line's).
     fn report_found(
         &mut self,
         root: &G::Position,
         line: usize,
         depth: u32,
         found: FoundLine<G::Move>,
-    ) -> SearchResult<G::Move> {
+    ) -> (SearchResult<G::Move>, Report<G::Move>) {
         let FoundLine { score, pv, seldepth } = found;
         let result = SearchResult {
             best_move: pv.first().copied(),
@@ -893,10 +900,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             pv,
         };
         (self.report)(Progress::Line(&report));
-        if line == 1 {
-            self.best_line = Some(report);
-        }
-        result
+        (result, report)
     }
 
     /// Whether the clock has passed `limit`. While the search ponders no
@@ -1012,23 +1016,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         // proof that came first goes as deep as the game's end.
         let depth = if depth == 0 { proven.plies } else { depth };
         let seldepth = self.seldepth.max(proven.plies);
-        let result = SearchResult {
-            best_move: pv.first().copied(),
-            score: self.reported_score(root, score, &pv),
-            depth,
-            nodes: self.total_nodes(),
-        };
-        (self.report)(Progress::Line(&Report {
-            multipv: 1,
-            depth,
-            seldepth,
-            score: result.score,
-            nodes: result.nodes,
-            elapsed: self.started.elapsed(),
-            hashfull: self.tt.hashfull(),
-            pv,
-        }));
-        result
+        // Not kept as the best line: a proof that is not played gives way
+        // to the iterations' line at the end.
+        self.report_found(root, 1, depth, FoundLine { score, pv, seldepth }).0
     }
 
     /// The proof's line: the winner's proved moves, the loser's longest resistance.
