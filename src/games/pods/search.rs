@@ -121,7 +121,8 @@ impl SearchGame for PodsGame {
         PROOF_HORIZON
     }
 
-    /// Both variants gained from it (README, "History malus").
+    /// The advanced game gained from it and the standard game lost nothing
+    /// (README, "History malus").
     fn history_malus(&self) -> bool {
         true
     }
