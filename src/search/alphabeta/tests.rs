@@ -1,0 +1,561 @@
+use super::*;
+
+/// Second games for the search: one pile of stones, the player to move
+/// takes 1 to 3, and the player who cannot take has lost. With
+/// `again_after_three`, taking 3 gives the same player another turn, so
+/// the mover does not change every ply.
+struct Subtraction {
+    again_after_three: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Pile {
+    stones: u8,
+    mover: usize,
+}
+
+impl SearchGame for Subtraction {
+    type Position = Pile;
+    type Move = u8;
+
+    fn hash(&self, pile: &Pile) -> u64 {
+        (pile.stones as u64 * 2 + pile.mover as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    fn players(&self, _: &Pile) -> usize {
+        2
+    }
+
+    fn mover(&self, pile: &Pile) -> usize {
+        pile.mover
+    }
+
+    fn legal_moves(&self, pile: &Pile, moves: &mut Vec<u8>) {
+        moves.extend((1..=3).filter(|&take| take <= pile.stones));
+    }
+
+    fn play(&self, pile: &Pile, take: u8) -> Pile {
+        let again = self.again_after_three && take == 3;
+        Pile { stones: pile.stones - take, mover: if again { pile.mover } else { 1 - pile.mover } }
+    }
+
+    fn is_legal(&self, pile: &Pile, take: u8) -> bool {
+        (1..=3).contains(&take) && take <= pile.stones
+    }
+
+    fn final_outcome(&self, pile: &Pile) -> Outcome {
+        Outcome::Win(1 - pile.mover)
+    }
+
+    fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
+        (pile.stones > 0).then_some(0)
+    }
+
+    fn is_draw(&self, _: &Pile) -> bool {
+        false
+    }
+
+    fn repetition_is_draw(&self) -> bool {
+        false
+    }
+
+    fn expected_moves_left(&self, pile: &Pile) -> u32 {
+        pile.stones as u32 / 4 + 1
+    }
+
+    fn move_to_bits(take: u8) -> u16 {
+        take as u16
+    }
+
+    fn move_from_bits(bits: u16) -> Option<u8> {
+        u8::try_from(bits).ok()
+    }
+}
+
+fn solve(game: &Subtraction, stones: u8, mover: usize, threads: usize) -> SearchResult<u8> {
+    let mut searcher = Searcher::new(1);
+    searcher.set_threads(threads);
+    let limits = Limits { depth: Some(40), ..Limits::default() };
+    searcher.search(game, &Pile { stones, mover }, &[], &limits, &[], &Signals::default(), |_| {})
+}
+
+#[test]
+fn reductions_from_the_table_are_the_formula_s() {
+    for depth in 3..REDUCTION_TABLE as i32 + 2 {
+        for index in 3..REDUCTION_TABLE + 2 {
+            assert_eq!(late_move_reduction(depth, index), reduction_formula(depth, index), "{depth} {index}");
+        }
+    }
+    assert!(late_move_reduction(20, 30) > late_move_reduction(4, 3));
+}
+
+#[test]
+fn the_search_plays_a_second_game_perfectly_with_exact_mate_distances() {
+    let game = Subtraction { again_after_three: false };
+    for threads in [1, 2] {
+        for pile in 1..=21u8 {
+            let result = solve(&game, pile, (pile % 2) as usize, threads);
+            if pile % 4 == 0 {
+                // Every move loses; the loser makes pile / 4 moves first.
+                assert_eq!(result.score, Score::Mate(-(pile as i32 / 4)), "pile {pile}, {threads} threads");
+            } else {
+                assert_eq!(result.best_move, Some(pile % 4), "pile {pile}, {threads} threads");
+                assert_eq!(result.score, Score::Mate(pile as i32 / 4 + 1), "pile {pile}, {threads} threads");
+            }
+        }
+        assert_eq!(solve(&game, 0, 0, threads).best_move, None);
+    }
+}
+
+#[test]
+fn the_main_thread_takes_over_a_deeper_line_a_helper_completed() {
+    let game = Subtraction { again_after_three: false };
+    let table = TranspositionTable::new(1);
+    let mut history = vec![0; HISTORY_SIZE];
+    let game_history = HashMap::new();
+    let signals = Signals::default();
+    // As if a helper had completed depth 60 and found taking 3 worth 7.
+    let shared = Shared {
+        helper_depth: AtomicU32::new(60),
+        helper_line: Mutex::new(Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] })),
+        ..Shared::new(&signals, true, None)
+    };
+    let mut reported = Vec::new();
+    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+        if let Progress::Line(line) = progress {
+            reported.push((line.depth, line.seldepth, line.pv.clone()));
+        }
+    });
+    // Without the helper, the search would take 1 (201 is 1 more than
+    // a multiple of 4) and go on to depth 60 by itself.
+    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
+    drop(main);
+    assert_eq!((result.depth, result.best_move, result.score), (60, Some(3), Score::Centipawns(7)));
+    let (last, earlier) = reported.split_last().expect("lines reported");
+    assert_eq!(*last, (60, 61, vec![3]));
+    assert!(!earlier.is_empty() && earlier.iter().all(|&(depth, _, _)| depth < 60), "{earlier:?}");
+}
+
+/// What a proving helper left for the main thread after proving `root`.
+struct ProvedAlongside {
+    /// `prove_alongside`'s answer: whether the helper is done.
+    done: bool,
+    offered: HelperProof,
+    settles: bool,
+    nodes: u64,
+}
+
+fn prove_alongside<G: SearchGame>(game: &G, root: &G::Position) -> ProvedAlongside {
+    let table = TranspositionTable::new(1);
+    let mut proofs = ProofTable::new(1);
+    let mut history = vec![0; HISTORY_SIZE];
+    let game_history = HashMap::new();
+    let signals = Signals::default();
+    let shared = Shared::new(&signals, true, None);
+    let mut helper = Run::new(game, &table, &mut history, &game_history, &shared, |_: Progress<G::Move>| {});
+    helper.proofs = Some(&mut proofs);
+    let done = helper.prove_alongside(root);
+    drop(helper);
+    ProvedAlongside {
+        done,
+        offered: shared.helper_proof.lock().unwrap().take().expect("a proof offered"),
+        settles: shared.proof_settles.load(Ordering::Relaxed),
+        nodes: shared.nodes.load(Ordering::Relaxed),
+    }
+}
+
+#[test]
+fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
+    // 9 stones: the mover takes 1, then answers each take with 4 less it.
+    let proved = prove_alongside(&Subtraction { again_after_three: false }, &Pile { stones: 9, mover: 0 });
+    assert!(proved.done);
+    assert!(proved.offered.proven.mover_wins);
+    assert_eq!(proved.offered.proven.plies, 5);
+    assert_eq!(proved.offered.pv.len(), 5);
+    assert_eq!(proved.offered.pv[0], 1);
+    assert!(proved.settles);
+    assert!(proved.nodes > 0);
+}
+
+#[test]
+fn the_main_thread_plays_the_proof_a_helper_offers() {
+    let game = Subtraction { again_after_three: false };
+    let table = TranspositionTable::new(1);
+    let mut history = vec![0; HISTORY_SIZE];
+    let game_history = HashMap::new();
+    let signals = Signals::default();
+    // As if the proving helper had found a win in two own moves taking
+    // 3 (not the best move: 201 stones are won by taking 1).
+    let proven = Proven { mover_wins: true, plies: 3, best_move: Some(3) };
+    let shared = Shared {
+        helper_proof: Mutex::new(Some(HelperProof { proven, pv: vec![3, 1, 1] })),
+        proof_settles: AtomicBool::new(true),
+        ..Shared::new(&signals, true, None)
+    };
+    // Another helper searching ahead leaves the proof to the main thread.
+    let mut other_history = vec![0; HISTORY_SIZE];
+    let mut other = Run::new(&game, &table, &mut other_history, &game_history, &shared, |_: Progress<u8>| {});
+    other.ahead = 1;
+    other.iterate(&Pile { stones: 201, mover: 0 }, 2, 8, false, 1, None);
+    drop(other);
+    assert!(shared.helper_proof.lock().unwrap().is_some(), "another helper took the proof");
+    let mut reported = Vec::new();
+    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+        if let Progress::Line(line) = progress {
+            reported.push((line.score, line.pv.clone()));
+        }
+    });
+    main.helper_proves = true;
+    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
+    drop(main);
+    assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
+    assert!(result.depth < 60, "stopped at depth {}", result.depth);
+    assert_eq!(reported.last(), Some(&(Score::Mate(2), vec![3, 1, 1])));
+}
+
+#[test]
+fn helper_threads_that_cannot_start_leave_the_search_to_those_that_did() {
+    let game = Subtraction { again_after_three: false };
+    let mut searcher = Searcher::new(1);
+    searcher.set_threads(4);
+    for started in [0, 1] {
+        searcher.spawn_limit = Some(started);
+        let limits = Limits { depth: Some(30), ..Limits::default() };
+        let result =
+            searcher.search(&game, &Pile { stones: 21, mover: 0 }, &[], &limits, &[], &Signals::default(), |_| {});
+        assert_eq!((result.best_move, result.score), (Some(1), Score::Mate(6)), "{started} helpers started");
+    }
+}
+
+#[test]
+fn scores_stay_right_when_the_same_player_moves_twice() {
+    // With another turn after taking 3, piles of a multiple of 3 are lost
+    // for the mover: taking 1 or 2 leaves the opponent a pile it wins
+    // (by induction), and taking 3 leaves the mover itself a lost pile.
+    // Any other pile is won by taking `pile % 3`.
+    let game = Subtraction { again_after_three: true };
+    for threads in [1, 2] {
+        for pile in 1..=20u8 {
+            let result = solve(&game, pile, 1, threads);
+            let Score::Mate(moves) = result.score else { panic!("pile {pile}: no proof, {:?}", result.score) };
+            if pile % 3 == 0 {
+                assert!(moves < 0, "pile {pile}, {threads} threads: {moves}");
+            } else {
+                assert!(moves > 0, "pile {pile}, {threads} threads: {moves}");
+                let best = result.best_move.expect("a move");
+                let after = game.play(&Pile { stones: pile, mover: 1 }, best);
+                let mover_wins_after = !after.stones.is_multiple_of(3);
+                assert_eq!(mover_wins_after, after.mover == 1, "pile {pile}: {best} is not a winning move");
+            }
+        }
+    }
+    // From 4 the quickest win takes 3 and then, moving again, the last
+    // stone: two plies, both the winner's own moves. (Taking 1 instead
+    // lets the loser stretch the game to three plies.)
+    let result = solve(&game, 4, 0, 1);
+    assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
+}
+
+/// A three-player (or two-player) game given as an explicit tree, so
+/// that every value can be worked out by hand. Players: A = 0, B = 1,
+/// C = 2. A node with no children is a finished game; the others carry
+/// each player's static score, read when the search stops there.
+struct Tree {
+    nodes: Vec<TreeNode>,
+    /// A repeated position is a draw (as in the advanced Pods game).
+    repetitions: bool,
+    /// 3, or 2 for a two-player game (A and B).
+    players: usize,
+}
+
+struct TreeNode {
+    name: &'static str,
+    mover: usize,
+    children: Vec<usize>,
+    scores: [i32; 3],
+    end: Outcome,
+}
+
+/// A node as written in a test: name, mover, children by name, static
+/// scores, and the result if it has no children.
+type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Outcome);
+
+impl Tree {
+    fn new(nodes: &[NodeSpec]) -> Tree {
+        let index = |name: &str| nodes.iter().position(|node| node.0 == name).expect("a node of the tree");
+        Tree {
+            nodes: nodes
+                .iter()
+                .map(|&(name, mover, children, scores, end)| TreeNode {
+                    name,
+                    mover,
+                    children: children.iter().map(|child| index(child)).collect(),
+                    scores,
+                    end,
+                })
+                .collect(),
+            repetitions: false,
+            players: 3,
+        }
+    }
+
+    fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
+        self.search_after(style, depth, &[])
+    }
+
+    /// A search of the root after a game that went through `before` (by name).
+    fn search_after(
+        &self,
+        style: MultiplayerSearch,
+        depth: u32,
+        before: &[&str],
+    ) -> (SearchResult<usize>, Vec<&'static str>) {
+        let history: Vec<u64> = before
+            .iter()
+            .map(|name| self.hash(&self.nodes.iter().position(|node| node.name == *name).unwrap()))
+            .collect();
+        let mut searcher = Searcher::new(1);
+        searcher.set_multiplayer(style);
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let mut pv = Vec::new();
+        let result = searcher.search(self, &0, &history, &limits, &[], &Signals::default(), |progress| {
+            if let Progress::Line(report) = progress {
+                pv = report.pv.iter().map(|&node| self.nodes[node].name).collect()
+            }
+        });
+        (result, pv)
+    }
+}
+
+impl SearchGame for Tree {
+    type Position = usize;
+    /// The node a move leads to.
+    type Move = usize;
+
+    fn hash(&self, node: &usize) -> u64 {
+        (*node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    fn players(&self, _: &usize) -> usize {
+        self.players
+    }
+
+    fn mover(&self, node: &usize) -> usize {
+        self.nodes[*node].mover
+    }
+
+    fn legal_moves(&self, node: &usize, moves: &mut Vec<usize>) {
+        moves.extend_from_slice(&self.nodes[*node].children);
+    }
+
+    fn play(&self, _: &usize, child: usize) -> usize {
+        child
+    }
+
+    fn is_legal(&self, node: &usize, child: usize) -> bool {
+        self.nodes[*node].children.contains(&child)
+    }
+
+    fn final_outcome(&self, node: &usize) -> Outcome {
+        self.nodes[*node].end
+    }
+
+    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
+        let node = &self.nodes[*node];
+        (!node.children.is_empty()).then_some(node.scores[player])
+    }
+
+    fn is_draw(&self, _: &usize) -> bool {
+        false
+    }
+
+    fn repetition_is_draw(&self) -> bool {
+        self.repetitions
+    }
+
+    fn expected_moves_left(&self, _: &usize) -> u32 {
+        4
+    }
+
+    fn move_to_bits(child: usize) -> u16 {
+        child as u16
+    }
+
+    fn move_from_bits(bits: u16) -> Option<usize> {
+        Some(bits as usize)
+    }
+}
+
+const ON: Outcome = Outcome::Draw;
+const NO_SCORES: [i32; 3] = [0; 3];
+
+#[test]
+fn a_proved_loss_to_a_coalition_is_offered_but_leaves_the_prover_searching() {
+    // A's only move lets B win: lost against B and C together, which
+    // the main thread looks past, so the proving helper searches on.
+    let tree = Tree::new(&[
+        ("root", 0, &["only"], NO_SCORES, ON),
+        ("only", 1, &["b-wins"], NO_SCORES, ON),
+        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+    ]);
+    let proved = prove_alongside(&tree, &0);
+    assert!(!proved.done);
+    assert!(!proved.offered.proven.mover_wins);
+    assert_eq!(proved.offered.pv, vec![1, 2]);
+    assert!(!proved.settles);
+}
+
+#[test]
+fn paranoid_and_maxn_choose_by_hand_worked_values() {
+    // A moves to x or y, then B picks one of two continuations, scored
+    // (A, B, C) at the horizon (each goes on to a drawn end beyond it).
+    // Max-n: after x, B takes x1 (its 4 beats 2), worth 3 to A; after y,
+    // B takes y1 (5 beats 1), worth 2 to A; so A plays x, scoring 3.
+    // Paranoid: B picks what is worst for A: x2 (1) after x, 2 after y;
+    // so A plays y, scoring 2.
+    let tree = Tree::new(&[
+        ("root", 0, &["x", "y"], NO_SCORES, ON),
+        ("x", 1, &["x1", "x2"], NO_SCORES, ON),
+        ("y", 1, &["y1", "y2"], NO_SCORES, ON),
+        ("x1", 2, &["end"], [3, 4, 1], ON),
+        ("x2", 2, &["end"], [1, 2, 5], ON),
+        ("y1", 2, &["end"], [2, 5, 0], ON),
+        ("y2", 2, &["end"], [2, 1, 3], ON),
+        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+    ]);
+    let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 2);
+    assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(3), vec!["x", "x1"]));
+    let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 2);
+    assert_eq!(paranoid.score, Score::Centipawns(2));
+    assert_eq!(paranoid_pv.first(), Some(&"y"));
+}
+
+#[test]
+fn a_forced_win_through_passes_and_double_moves_is_a_mate_in_own_moves() {
+    // A plays "lose" and B wins at once, or "fight": then B chooses.
+    // After "short", C can only pass and A wins on its next move (ply 4).
+    // After "long", C is skipped: A moves twice in a row ("again",
+    // "finish"), B can only pass, and A wins at ply 5. Either way A wins,
+    // so the coalition (paranoid) and B itself (max-n: a later loss is
+    // a smaller one) both delay it with "long": A wins after its own
+    // three moves fight, again, finish. Paranoid finds a forced win and
+    // reports it as mate 3; max-n reports the same line as a high score.
+    let a_wins = Outcome::Win(0);
+    let tree = Tree::new(&[
+        ("root", 0, &["lose", "fight"], NO_SCORES, ON),
+        ("lose", 1, &["b-wins"], NO_SCORES, ON),
+        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ("fight", 1, &["short", "long"], NO_SCORES, ON),
+        ("short", 2, &["c-pass"], NO_SCORES, ON),
+        ("c-pass", 0, &["a-wins"], NO_SCORES, ON),
+        ("a-wins", 1, &[], NO_SCORES, a_wins),
+        ("long", 0, &["again"], NO_SCORES, ON),
+        ("again", 0, &["finish"], NO_SCORES, ON),
+        ("finish", 1, &["b-pass"], NO_SCORES, ON),
+        ("b-pass", 2, &[], NO_SCORES, a_wins),
+    ]);
+    let long_line = vec!["fight", "long", "again", "finish", "b-pass"];
+    let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
+    assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(3), long_line.clone()));
+    let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
+    assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 5), long_line));
+    // Max-n stops deepening once no line reaches the horizon.
+    assert_eq!(maxn.depth, 5);
+}
+
+#[test]
+fn late_move_pruning_does_not_give_up_a_node_whose_first_moves_all_lose() {
+    // Two players. A's "safe" is worth 0; "x" is worth 50: B can only
+    // answer "trap", where A's first nine moves (in the order the
+    // search tries them) lose at once and only the tenth, "escape",
+    // holds, worth 50 to A. At depth 3 "x" is searched with a null
+    // window, and so is "trap", one ply from the leaves, where late
+    // move pruning keeps nine moves and a fail-high is not searched
+    // again. Were it to prune after nine lost moves, A would seem lost
+    // after "trap", and "x" refuted.
+    let b_wins = Outcome::Win(1);
+    let mut nodes: Vec<NodeSpec> = vec![
+        ("root", 0, &["safe", "x"], NO_SCORES, ON),
+        ("safe", 1, &["calm"], NO_SCORES, ON),
+        ("calm", 0, &["end"], NO_SCORES, ON),
+        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("x", 1, &["trap"], NO_SCORES, ON),
+        ("trap", 0, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "escape"], NO_SCORES, ON),
+        ("escape", 1, &["end"], [50, -50, 0], ON),
+    ];
+    for name in ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"] {
+        nodes.push((name, 1, &[], NO_SCORES, b_wins));
+    }
+    let mut tree = Tree::new(&nodes);
+    tree.players = 2;
+    let (result, pv) = tree.search(MultiplayerSearch::Paranoid, 3);
+    assert_eq!((result.score, pv), (Score::Centipawns(50), vec!["x", "trap", "escape"]));
+}
+
+#[test]
+fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is() {
+    // A can go to "x", from where B must let A win, or take "y", worth
+    // 10. If the game has been at "x" once, going there again is its
+    // second occurrence: no draw, A wins. Twice before: the third is a
+    // draw, and "y" is better.
+    let mut tree = Tree::new(&[
+        ("root", 0, &["x", "y"], NO_SCORES, ON),
+        ("x", 1, &["a-wins"], NO_SCORES, ON),
+        ("a-wins", 2, &[], NO_SCORES, Outcome::Win(0)),
+        ("y", 1, &["calm"], NO_SCORES, ON),
+        ("calm", 2, &["end"], [10, 0, 0], ON),
+        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+    ]);
+    tree.repetitions = true;
+    for style in MultiplayerSearch::ALL {
+        let (result, _) = tree.search_after(style, 2, &["x", "root"]);
+        assert_eq!(result.best_move, Some(1), "{style}: once before");
+        let (result, pv) = tree.search_after(style, 2, &["x", "root", "x", "root"]);
+        assert_eq!((result.best_move, pv), (Some(3), vec!["y", "calm"]), "{style}: twice before");
+    }
+}
+
+#[test]
+fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
+    // After A's "hope", B can let A win later (ply 4) or hand the game
+    // to C (ply 3). B loses either way: under max-n it prefers the later
+    // loss, so A expects a win; a coalition hands the game to C, so
+    // paranoid A sees a loss, and plays "hope" anyway (the other move
+    // loses at once), reporting mate -1: A's one move, then the end.
+    let tree = Tree::new(&[
+        ("root", 0, &["resign", "hope"], NO_SCORES, ON),
+        ("resign", 1, &[], NO_SCORES, Outcome::Win(1)),
+        ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
+        ("spare", 2, &["pass"], NO_SCORES, ON),
+        ("pass", 0, &["a-wins"], NO_SCORES, ON),
+        ("a-wins", 1, &[], NO_SCORES, Outcome::Win(0)),
+        ("betray", 2, &["c-wins"], NO_SCORES, ON),
+        ("c-wins", 0, &[], NO_SCORES, Outcome::Win(2)),
+    ]);
+    let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
+    assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));
+    let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
+    assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 4), vec!["hope", "spare", "pass", "a-wins"]));
+}
+
+#[test]
+fn mate_scores_count_moves_of_the_side_to_move() {
+    assert_eq!(Score::from_internal(MATE - 1, 2), Score::Mate(1));
+    assert_eq!(Score::from_internal(MATE - 3, 2), Score::Mate(2));
+    assert_eq!(Score::from_internal(-MATE + 2, 2), Score::Mate(-1));
+    assert_eq!(Score::from_internal(-MATE + 4, 2), Score::Mate(-2));
+    // A loss right after our own move: one move of ours, then the end.
+    assert_eq!(Score::from_internal(-MATE + 1, 2), Score::Mate(-1));
+    // Three players: a win 4 plies away comes on our second move.
+    assert_eq!(Score::from_internal(MATE - 4, 3), Score::Mate(2));
+    assert_eq!(Score::from_internal(57, 2), Score::Centipawns(57));
+    assert_eq!(Score::Mate(-3).to_string(), "mate -3");
+}
+
+#[test]
+fn tt_scores_round_trip_through_node_relative_form() {
+    for score in [MATE - 5, -MATE + 7, 123, -45] {
+        assert_eq!(score_from_tt(score_to_tt(score, 9), 9), score);
+    }
+    assert_eq!(score_from_tt(score_to_tt(MATE - 5, 2), 4), MATE - 7);
+}
