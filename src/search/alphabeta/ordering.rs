@@ -13,7 +13,7 @@ const HISTORY_SEATS: usize = 4;
 pub(super) const HISTORY_SIZE: usize = HISTORY_SEATS << 16;
 
 /// Where a move's history score is kept: by the seat making it and its bits.
-pub(super) fn history_slot(mover: usize, bits: u16) -> usize {
+fn history_slot(mover: usize, bits: u16) -> usize {
     mover.min(HISTORY_SEATS - 1) << 16 | usize::from(bits)
 }
 
@@ -126,7 +126,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
 
 /// Where a node is in handing out its moves (see `Run::pick`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Stage {
+enum Stage {
     Table,
     Killer(usize),
     Generate,
@@ -151,12 +151,12 @@ impl<M: Copy> MovePicker<M> {
     }
 }
 
-pub(super) const TT_MOVE_SCORE: i32 = i32::MAX;
+const TT_MOVE_SCORE: i32 = i32::MAX;
 
 /// Above any history score, which is capped at `HISTORY_MAX`.
 pub(super) const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 
-pub(super) const HISTORY_MAX: i32 = 1 << 20;
+const HISTORY_MAX: i32 = 1 << 20;
 
 /// How many moves are picked one by one by a swap, which is cheapest.
 const PICKED_MOVES: usize = 4;
@@ -170,7 +170,7 @@ const EXTRACTED_MOVES: usize = 12;
 /// (a cut-off usually comes early), then by taking out the best while the
 /// rest keep their order, and the rest by one stable sort, which hands out
 /// what further extraction would.
-pub(super) fn order_next<M: Copy>(scored: &mut [(i32, M)], index: usize) {
+fn order_next<M: Copy>(scored: &mut [(i32, M)], index: usize) {
     if index < EXTRACTED_MOVES {
         // Two passes, each of which the compiler turns into vector code.
         let rest = &scored[index..];
