@@ -933,7 +933,10 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
 
         // Far above beta with few plies left, a node is taken to hold its
-        // lead (reverse futility pruning); not against a won or lost game's score.
+        // lead (reverse futility pruning); not against a won or lost game's
+        // score. Far below alpha, only its likeliest moves are tried
+        // (futility pruning), where the game gains from it.
+        let mut futile = false;
         if !pv_node
             && ply > 0
             && depth <= FUTILITY_DEPTH
@@ -944,6 +947,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if static_score - FUTILITY_MARGIN * depth >= beta {
                 return static_score;
             }
+            futile = self.game.futility_pruning() && static_score + FUTILITY_MARGIN * depth <= alpha;
         }
 
         // Moves come in stages: the table's move and the killers are tried
@@ -983,6 +987,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 && move_score < KILLER_SCORE
                 && best_score > -MATE_BOUND
             {
+                break;
+            }
+            if futile && index > 0 && move_score < KILLER_SCORE && best_score > -MATE_BOUND {
                 break;
             }
             // The first child's table slot is fetched while it is made;

@@ -138,6 +138,13 @@ pub trait SearchGame: Sync {
         false
     }
 
+    /// Whether a node far below alpha near the leaves searches only its
+    /// first move, the table's and the killers (futility pruning).
+    /// Measured per game (README, "Futility pruning").
+    fn futility_pruning(&self) -> bool {
+        false
+    }
+
     /// About how many more moves the side to move will play, for sharing
     /// out its clock.
     fn expected_moves_left(&self, position: &Self::Position) -> u32;

@@ -135,6 +135,12 @@ impl SearchGame for PodsGame {
         true
     }
 
+    /// The advanced game gained from it (README, "Futility pruning"); the
+    /// standard game has not been measured with it.
+    fn futility_pruning(&self) -> bool {
+        self.rules.variant() == Variant::Advanced
+    }
+
     /// The whole standard game: a thread proving from its first moves paid
     /// more than one searching ahead of the main thread (README, "A helper
     /// that proves").
