@@ -45,12 +45,12 @@ class VerdictError(Exception):
 
 @dataclass(frozen=True)
 class Opening:
+    """Where the engines took over: the position after the opening's moves, if any."""
     variant: str
     position: str
-    moves: tuple[str, ...]
 
     def as_json(self) -> dict:
-        return {"variant": self.variant, "position": self.position, "moves": list(self.moves)}
+        return {"variant": self.variant, "position": self.position}
 
 
 @dataclass
@@ -75,7 +75,7 @@ class Tally:
 
 
 def opening_of(record: dict) -> Opening:
-    return Opening(record.get("variant") or "standard", record["opening"], tuple(record.get("opening_moves") or ()))
+    return Opening(record.get("variant") or "standard", record["opening"])
 
 
 def read_verdicts(path: str) -> dict[Opening, str | None]:
@@ -90,8 +90,7 @@ def read_verdicts(path: str) -> dict[Opening, str | None]:
                     continue
                 try:
                     entry = json.loads(line)
-                    opening = Opening(entry["variant"], entry["position"], tuple(entry["moves"]))
-                    verdicts[opening] = entry["winner"]
+                    verdicts[Opening(entry["variant"], entry["position"])] = entry["winner"]
                 except (json.JSONDecodeError, KeyError, TypeError):
                     raise VerdictError(f"{path}: line {number}: not a verdict written by perfect_play.py") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -103,18 +102,17 @@ def prove(engine: str, opening: Opening, movetime: int, hash_mb: int) -> str | N
     """The side that wins `opening` with perfect play, None if not proved within `movetime`."""
     command = [engine, "solve", "--variant", opening.variant, "--fen", opening.position,
                "--movetime", str(movetime), "--hash", str(hash_mb), "--json"]
-    if opening.moves:
-        command += ["--moves", *opening.moves]
     try:
         run = subprocess.run(command, capture_output=True, text=True)
     except OSError as error:
         raise VerdictError(f"cannot start {engine}: {error.strerror}") from None
     if run.returncode != 0:
         raise VerdictError(f"{' '.join(command)} failed: {run.stderr.strip() or run.stdout.strip()}")
-    answer = json.loads(run.stdout)
-    if not answer["proven"]:
-        return None
-    return {"p1": "white", "p2": "black"}[answer["winner"]]
+    try:
+        answer = json.loads(run.stdout)
+        return {"p1": "white", "p2": "black"}[answer["winner"]] if answer["proven"] else None
+    except (ValueError, KeyError, TypeError):
+        raise VerdictError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}") from None
 
 
 def tally(records: list[dict], verdicts: dict[Opening, str | None]) -> dict[str, Tally]:
@@ -181,8 +179,7 @@ def main(argv: list[str]) -> int:
                 if args.verdicts:
                     with open(args.verdicts, "a", encoding="utf-8") as handle:
                         handle.write(json.dumps({**opening.as_json(), "winner": winner}) + "\n")
-                print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position} {' '.join(opening.moves)}",
-                      file=sys.stderr, flush=True)
+                print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position}", file=sys.stderr, flush=True)
     except (UsageError, VerdictError) as error:
         print(f"perfect_play.py: error: {error}", file=sys.stderr)
         return 2

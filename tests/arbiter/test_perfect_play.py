@@ -19,17 +19,17 @@ from perfect_play import Opening
 
 SCRIPT = os.path.join(SCRIPTS, "perfect_play.py")
 
-# A standard game of a match at 1 s + 10 ms: from its opening, White's last placement left Black
-# without a legal move (the arbiter's referee: "1-0", "no legal move").
-OPENING = "1jB3/6/1f4/6/N5/6 w ACDEFGHIJKLMabcdeghiklmn 0 4"
-GAME = ("K@d5 N@e1 E@c2 C@e3 F@f5 D@b2 M@f3 B@c4 A@d2 A@f4 C@b5 E@f1 D@a3 I@b1 G@d6 H@c3 H@f6").split()
+# The last two positions of a standard game of a match at 1 s + 10 ms, from the opening
+# 1jB3/6/1f4/6/N5/6 w ACDEFGHIJKLMabcdeghiklmn 0 4 and the moves K@d5 N@e1 E@c2 C@e3 F@f5 D@b2 M@f3
+# B@c4 A@d2 A@f4 C@b5 E@f1 D@a3 I@b1 G@d6 H@c3: White to move, whose H@f6 then left Black without a
+# legal move (the arbiter's referee: "1-0", "no legal move").
+WHITE_WINS_IN_ONE = "1jBG2/1C1K1F/1fb2a/D1h1cM/NdEA2/1i2ne w HIJLgklm 0 20"
+BLACK_HAS_NO_MOVE = "1jBG1H/1C1K1F/1fb2a/D1h1cM/NdEA2/1i2ne b IJLgklm 0 21"
 
 
-def record(game: int, white: str, black: str, result: str, opening: str = OPENING,
-           opening_moves: list[str] | None = None) -> dict:
+def record(game: int, white: str, black: str, result: str, opening: str) -> dict:
     return {"game": game, "pair": game // 2, "white": white, "black": black, "variant": "standard",
-            "opening": opening, "opening_moves": opening_moves or [], "moves": [], "result": result,
-            "reason": "no legal move"}
+            "opening": opening, "moves": [], "result": result, "reason": "no legal move"}
 
 
 def write_lines(rows: list[dict]) -> str:
@@ -40,7 +40,7 @@ def write_lines(rows: list[dict]) -> str:
 
 class Tallies(unittest.TestCase):
     def test_games_are_counted_by_the_side_each_engine_held(self):
-        won_by_white, won_by_black, unproved = (Opening("standard", f"position {n}", ()) for n in range(3))
+        won_by_white, won_by_black, unproved = (Opening("standard", f"position {n}") for n in range(3))
         verdicts = {won_by_white: "white", won_by_black: "black", unproved: None}
         records = [
             record(0, "a", "b", "1-0", won_by_white.position),  # a holds the win and keeps it
@@ -58,7 +58,7 @@ class Tallies(unittest.TestCase):
         self.assertIn("| a | 2 | 1.5 | 2 | 2 | 87.5% (+338 Elo) | 100.0% (+inf Elo) |", perfect_play.table(tallies))
 
     def test_a_verdicts_file_with_a_foreign_line_names_file_and_line(self):
-        path = write_lines([{"variant": "standard", "position": OPENING, "moves": [], "winner": "white"}])
+        path = write_lines([{"variant": "standard", "position": WHITE_WINS_IN_ONE, "winner": "white"}])
         try:
             with open(path, "a") as handle:
                 handle.write('{"type": "solve"}\n')
@@ -77,8 +77,8 @@ class RealEngine(unittest.TestCase):
     def test_a_win_in_one_and_a_lost_position_are_proved_once(self):
         # One placement before the end White wins; after it Black has no move. In the first game
         # White ("a") let that win go, in the second it kept it.
-        records = write_lines([record(0, "a", "b", "0-1", opening_moves=GAME[:-1]),
-                               record(1, "a", "b", "1-0", opening_moves=GAME)])
+        records = write_lines([record(0, "a", "b", "0-1", WHITE_WINS_IN_ONE),
+                               record(1, "a", "b", "1-0", BLACK_HAS_NO_MOVE)])
         verdicts = records + ".verdicts"
         try:
             first = self.run_script(records, "--verdicts", verdicts)
@@ -98,7 +98,7 @@ class RealEngine(unittest.TestCase):
                     os.unlink(path)
 
     def test_an_engine_that_cannot_start_is_one_error_line(self):
-        records = write_lines([record(0, "a", "b", "1-0")])
+        records = write_lines([record(0, "a", "b", "1-0", WHITE_WINS_IN_ONE)])
         try:
             run = subprocess.run([sys.executable, SCRIPT, records, "--engine", "/nonexistent/podium"],
                                  capture_output=True, text=True, timeout=60)
