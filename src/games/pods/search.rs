@@ -135,8 +135,8 @@ impl SearchGame for PodsGame {
         true
     }
 
-    /// The advanced game gained from it (README, "Futility pruning"); the
-    /// standard game has not been measured with it.
+    /// The advanced game gained from it; the standard game showed no clear
+    /// gain over 2,000 games (README, "Futility pruning").
     fn futility_pruning(&self) -> bool {
         self.rules.variant() == Variant::Advanced
     }
