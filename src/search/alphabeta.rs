@@ -979,17 +979,13 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             upcoming.take().or_else(|| self.pick(&mut picker, position, &mut scored, tt_move, ply, &mut partial_root))
         {
             // Late quiet moves near the leaves are not searched at all (late
-            // move pruning): history puts the likely ones first.
-            if !pv_node
+            // move pruning): history puts the likely ones first. At a futile
+            // node no quiet move is searched after the first.
+            let late = !pv_node
                 && ply > 0
                 && depth <= LATE_MOVES_DEPTH
-                && index >= (LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth * depth) as usize
-                && move_score < KILLER_SCORE
-                && best_score > -MATE_BOUND
-            {
-                break;
-            }
-            if futile && index > 0 && move_score < KILLER_SCORE && best_score > -MATE_BOUND {
+                && index >= (LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth * depth) as usize;
+            if (late || (futile && index > 0)) && move_score < KILLER_SCORE && best_score > -MATE_BOUND {
                 break;
             }
             // The first child's table slot is fetched while it is made;
