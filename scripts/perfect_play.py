@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from podium.errors import UsageError
 from podium.records import is_poldr_record, open_match, points_for
 from podium.stats import elo_from_score
+from solve_table import SolveError, solve_answer
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PODIUM = os.path.join(REPOSITORY, "target", "release", "podium")
@@ -100,19 +100,13 @@ def read_verdicts(path: str) -> dict[Opening, str | None]:
 
 def prove(engine: str, opening: Opening, movetime: int, hash_mb: int) -> str | None:
     """The side that wins `opening` with perfect play, None if not proved within `movetime`."""
-    command = [engine, "solve", "--variant", opening.variant, "--fen", opening.position,
-               "--movetime", str(movetime), "--hash", str(hash_mb), "--json"]
+    answer = solve_answer(engine, opening.variant, opening.position, movetime, hash_mb)
+    if not answer["proven"]:
+        return None
     try:
-        run = subprocess.run(command, capture_output=True, text=True)
-    except OSError as error:
-        raise VerdictError(f"cannot start {engine}: {error.strerror}") from None
-    if run.returncode != 0:
-        raise VerdictError(f"{' '.join(command)} failed: {run.stderr.strip() or run.stdout.strip()}")
-    try:
-        answer = json.loads(run.stdout)
-        return {"p1": "white", "p2": "black"}[answer["winner"]] if answer["proven"] else None
-    except (ValueError, KeyError, TypeError):
-        raise VerdictError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}") from None
+        return {"p1": "white", "p2": "black"}[answer["winner"]]
+    except (KeyError, TypeError):
+        raise VerdictError(f"podium solve proved {opening.position} without a winner p1 or p2: {answer}") from None
 
 
 def tally(records: list[dict], verdicts: dict[Opening, str | None]) -> dict[str, Tally]:
@@ -180,7 +174,7 @@ def main(argv: list[str]) -> int:
                     with open(args.verdicts, "a", encoding="utf-8") as handle:
                         handle.write(json.dumps({**opening.as_json(), "winner": winner}) + "\n")
                 print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position}", file=sys.stderr, flush=True)
-    except (UsageError, VerdictError) as error:
+    except (UsageError, VerdictError, SolveError) as error:
         print(f"perfect_play.py: error: {error}", file=sys.stderr)
         return 2
     counted = {opening for opening in openings if verdicts.get(opening)}

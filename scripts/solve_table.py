@@ -67,17 +67,32 @@ def read_endgames(path: str) -> list[Endgame]:
     return endgames
 
 
-def solve(engine: str, endgame: Endgame, movetime: int, hash_mb: int) -> Solved:
-    command = [engine, "solve", "--variant", endgame.variant, "--fen", endgame.fen,
+class SolveError(Exception):
+    """`podium solve` could not be run, or did not answer: the message says the command."""
+
+
+def solve_answer(engine: str, variant: str, fen: str, movetime: int, hash_mb: int) -> dict:
+    """`podium solve --json` on one position: its answer ("proven", "winner", "nodes", ...).
+    scripts/perfect_play.py proves its openings through it too."""
+    command = [engine, "solve", "--variant", variant, "--fen", fen,
                "--movetime", str(movetime), "--hash", str(hash_mb), "--json"]
     try:
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        run = subprocess.run(command, capture_output=True, text=True)
     except OSError as error:
-        raise TableError(f"cannot start {engine}: {error.strerror}") from None
-    out, err = process.communicate()
-    if process.returncode != 0:
-        raise TableError(f"{' '.join(command)} failed: {err.strip() or out.strip()}")
-    answer = json.loads(out)
+        raise SolveError(f"cannot start {engine}: {error.strerror}") from None
+    if run.returncode != 0:
+        raise SolveError(f"{' '.join(command)} failed: {run.stderr.strip() or run.stdout.strip()}")
+    try:
+        answer = json.loads(run.stdout)
+        if isinstance(answer, dict) and "proven" in answer:
+            return answer
+    except ValueError:
+        pass
+    raise SolveError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}")
+
+
+def solve(engine: str, endgame: Endgame, movetime: int, hash_mb: int) -> Solved:
+    answer = solve_answer(engine, endgame.variant, endgame.fen, movetime, hash_mb)
     return Solved(endgame, bool(answer["proven"]), 0, int(answer["nodes"]))
 
 
@@ -130,7 +145,7 @@ def main(argv: list[str]) -> int:
             print(f"{index}/{len(endgames)} {endgame.plies} plies {endgame.variant}: "
                   f"{'proved' if solved.proven else 'not proved'} in {solved.cpu_ms} ms CPU, "
                   f"{solved.nodes} nodes: {endgame.fen}", file=sys.stderr, flush=True)
-    except TableError as error:
+    except (TableError, SolveError) as error:
         print(f"solve_table.py: error: {error}", file=sys.stderr)
         return 2
     print(table(results, args.movetime))
