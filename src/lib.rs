@@ -1,9 +1,11 @@
 //! Podium: a game engine for Pods and POLD.R.
 //!
-//! Layers, each using only the one below: `games` (each game, pure) ->
-//! `search` (game-agnostic alpha-beta over a small trait) -> `protocol`
-//! (text commands in, replies out). `main.rs` is the command line.
+//! Layers, each using only the ones below it: `main.rs` (the command line)
+//! -> `cli` (bench, analysis) -> `protocol` (text commands in, replies out)
+//! -> `games` (the registry of games, each game pure, and `Session`) ->
+//! `search` (game-agnostic alpha-beta over a small trait).
 
+pub mod cli;
 pub mod games;
 pub mod protocol;
 pub mod search;

@@ -4,20 +4,18 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::{Args, Parser, Subcommand};
-use podium::games::pods::{Board, PodSet, Rotation, Variant};
-use podium::games::{GameKind, Session};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use podium::cli::analysis;
+use podium::cli::bench::{self, BenchOptions};
+use podium::games::Session;
+use podium::games::registry::{Kind, Registry, Selected, TuneRequest};
 use podium::protocol::command::{Start, parse_position_text};
-use podium::protocol::engine::session_at;
-use podium::protocol::options::HASH_MEGABYTES;
-use podium::protocol::options::Settings;
+use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
-use podium::protocol::{analysis, bench};
 use podium::search::{Limits, Progress, Report, Score, Searcher, Signals};
 
 #[derive(Parser)]
@@ -54,9 +52,8 @@ enum Task {
 
 #[derive(Args)]
 struct TuneArgs {
-    /// Pods: standard or advanced.
-    #[arg(long, default_value_t = Variant::Standard)]
-    variant: Variant,
+    #[command(flatten)]
+    game: GameArgs,
     /// The games, one per line ('-': stdin): the result (1-0, 0-1 or
     /// 1/2-1/2), then 'startpos' or a position line, then 'moves <move>...'.
     #[arg(long, value_name = "FILE")]
@@ -92,81 +89,123 @@ struct SolveArgs {
     #[arg(long)]
     json: bool,
     /// The hash table's size in megabytes.
-    #[arg(long, default_value_t = 256, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
+    #[arg(long, default_value_t = 256, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MEGABYTES))]
     hash: u64,
 }
 
-/// The game to look at: rules and starting position.
-#[derive(Args)]
+/// The game to look at: which game, its settings and a position. The
+/// settings are the registry's parameters, one argument each
+/// (`--size 6`, `--placement-liberty`); a setting of one game selects
+/// that game unless `--game` names it.
 struct GameArgs {
-    /// The game: pods or poldr.
-    #[arg(long, default_value_t = GameKind::Pods)]
-    game: GameKind,
-    /// Pods: standard or advanced.
-    #[arg(long)]
-    variant: Option<Variant>,
-    /// A position line to start from instead of the start position.
-    #[arg(long, value_name = "POSITION")]
+    game: Option<String>,
     fen: Option<String>,
-    /// Pods: the board's rotation for the start position: 0, 90, 180 or 270.
-    #[arg(long, conflicts_with = "fen")]
-    rotation: Option<Rotation>,
-    /// Pods: the board in its one-line form (default: the default board).
-    #[arg(long)]
-    board: Option<Board>,
-    /// Pods: the pod set in its one-line form (default: the default set).
-    #[arg(long)]
-    pods: Option<PodSet>,
-    /// Pods, advanced game: placements need a liberty, as in the standard game.
-    #[arg(long)]
-    placement_liberty: bool,
-    /// POLD.R: players for the start position (2 or 3).
-    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(2..=3))]
-    players: Option<u8>,
-    /// POLD.R: the board's size for the start position (4 to 9).
-    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(4..=9))]
-    size: Option<u8>,
-    /// POLD.R: bricks per player for the start position (1 to 40).
-    #[arg(long, conflicts_with = "fen", value_parser = clap::value_parser!(u8).range(1..=40))]
-    bricks: Option<u8>,
+    /// Parameter names and values as given.
+    settings: Vec<(&'static str, String)>,
+}
+
+/// `PlacementLiberty` -> `placement-liberty`.
+fn argument_name(parameter: &str) -> String {
+    let mut name = String::new();
+    for (index, c) in parameter.chars().enumerate() {
+        if c.is_ascii_uppercase() && index > 0 {
+            name.push('-');
+        }
+        name.push(c.to_ascii_lowercase());
+    }
+    name
+}
+
+impl Args for GameArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        let registry = Registry::builtin();
+        let games: Vec<&'static str> = registry.games().iter().map(|game| game.name()).collect();
+        let mut command = command
+            .arg(
+                Arg::new("game")
+                    .long("game")
+                    .value_parser(clap::builder::PossibleValuesParser::new(games.clone()))
+                    .ignore_case(true)
+                    .help(format!(
+                        "The game: {} (default: {}, or the game the settings belong to).",
+                        games.join(", "),
+                        games[0]
+                    )),
+            )
+            .arg(
+                Arg::new("fen")
+                    .long("fen")
+                    .value_name("POSITION")
+                    .help("A position line to start from instead of the start position."),
+            );
+        for game in registry.games() {
+            for parameter in game.parameters() {
+                let mut arg = Arg::new(parameter.name).long(argument_name(parameter.name)).help(format!(
+                    "{}: {}.",
+                    game.title(),
+                    parameter.help
+                ));
+                arg = match &parameter.kind {
+                    Kind::Check => arg.action(ArgAction::SetTrue),
+                    Kind::Spin(range) => arg.value_parser(clap::value_parser!(u64).range(range.clone())),
+                    Kind::Combo(values) => {
+                        arg.value_parser(clap::builder::PossibleValuesParser::new(values.clone())).ignore_case(true)
+                    }
+                    Kind::Text | Kind::Button => arg,
+                };
+                if parameter.start_only {
+                    arg = arg.conflicts_with("fen");
+                }
+                command = command.arg(arg);
+            }
+        }
+        command
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        GameArgs::augment_args(command)
+    }
+}
+
+impl FromArgMatches for GameArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<GameArgs, clap::Error> {
+        let mut settings = Vec::new();
+        for game in Registry::builtin().games() {
+            for parameter in game.parameters() {
+                let value = match parameter.kind {
+                    Kind::Check => matches.get_flag(parameter.name).then(|| "true".to_string()),
+                    Kind::Spin(_) => matches.get_one::<u64>(parameter.name).map(u64::to_string),
+                    _ => matches.get_one::<String>(parameter.name).cloned(),
+                };
+                if let Some(value) = value {
+                    settings.push((parameter.name, value));
+                }
+            }
+        }
+        Ok(GameArgs {
+            game: matches.get_one::<String>("game").cloned(),
+            fen: matches.get_one::<String>("fen").cloned(),
+            settings,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = GameArgs::from_arg_matches(matches)?;
+        Ok(())
+    }
 }
 
 impl GameArgs {
+    /// The game the arguments select, set up with their settings.
+    fn selected(&self) -> anyhow::Result<Selected> {
+        let settings: Vec<(&str, &str)> = self.settings.iter().map(|(name, value)| (*name, value.as_str())).collect();
+        Ok(Registry::builtin().select(self.game.as_deref(), &settings)?)
+    }
+
     /// The game at the position the arguments name, after `moves`.
     fn session(&self, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
         let start = self.fen.clone().map_or(Start::StartPos, Start::Fen);
         self.session_at(&start, moves)
-    }
-
-    /// The settings the arguments describe, if they belong to one game.
-    fn settings(&self) -> anyhow::Result<Settings> {
-        let pods_only = self.variant.is_some()
-            || self.rotation.is_some()
-            || self.board.is_some()
-            || self.pods.is_some()
-            || self.placement_liberty;
-        let poldr_only = self.players.is_some() || self.size.is_some() || self.bricks.is_some();
-        match self.game {
-            GameKind::Pods if poldr_only => bail!("--players, --size and --bricks are for --game poldr"),
-            GameKind::Poldr if pods_only => {
-                bail!("--variant, --rotation, --board, --pods and --placement-liberty are for --game pods")
-            }
-            _ => {}
-        }
-        let defaults = Settings::default();
-        let settings = Settings {
-            game: self.game,
-            variant: self.variant.unwrap_or(defaults.variant),
-            rotation: self.rotation.unwrap_or_default(),
-            board: self.board.unwrap_or_default(),
-            pods: self.pods.clone().unwrap_or_default(),
-            placement_liberty: self.placement_liberty,
-            players: self.players.unwrap_or(defaults.players),
-            size: self.size.unwrap_or(defaults.size),
-            bricks: self.bricks.unwrap_or(defaults.bricks),
-            ..defaults
-        };
-        Ok(settings)
     }
 
     /// The game at a line of a positions file, read as the protocol reads
@@ -178,8 +217,11 @@ impl GameArgs {
     }
 
     fn session_at(&self, start: &Start, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
-        let settings = self.settings()?;
-        let mut session = session_at(&settings, &Arc::new(settings.rules()), start).map_err(anyhow::Error::msg)?;
+        let setup = self.selected()?.setup;
+        let mut session = match start {
+            Start::StartPos => setup.start(),
+            Start::Fen(line) => setup.session_at(line)?,
+        };
         // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
         for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
             session.play(text).with_context(|| format!("move {text} at index {index}"))?;
@@ -205,9 +247,9 @@ struct PerftArgs {
 struct BenchArgs {
     #[command(subcommand)]
     kind: Option<BenchKind>,
-    /// The depth each position is searched to.
-    #[arg(long, default_value_t = bench::DEFAULT_DEPTH)]
-    depth: u32,
+    /// The depth the first game's positions are searched to (default: its own).
+    #[arg(long)]
+    depth: Option<u32>,
     /// Search threads for the Pods positions: the times to depth then tell
     /// what more threads gain (the node count is a fingerprint with one only).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -216,7 +258,7 @@ struct BenchArgs {
 
 #[derive(Subcommand)]
 enum BenchKind {
-    /// Leaf nodes per second of perft(4) from the start, in both variants.
+    /// Leaf nodes per second of perft from the start of every game and variant.
     Perft,
 }
 
@@ -245,7 +287,7 @@ struct AnalyseArgs {
     #[arg(long)]
     progress: bool,
     /// The hash table's size in megabytes.
-    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(HASH_MEGABYTES))]
+    #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MEGABYTES))]
     hash: u64,
     /// Search threads (lazy SMP: helpers share the hash table; in the standard Pods game one of them proves instead).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -361,58 +403,13 @@ fn run_perft(args: &PerftArgs) -> anyhow::Result<()> {
 
 fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     let mut out = Out::new();
+    let registry = Registry::builtin();
     if let Some(BenchKind::Perft) = args.kind {
-        for run in bench::perft_speed() {
-            out.line(format_args!(
-                "perft {} {}: {} nodes {} ms {} nps",
-                run.variant,
-                run.depth,
-                run.nodes,
-                run.elapsed.as_millis(),
-                per_second(run.nodes, run.elapsed)
-            ));
-        }
+        bench::perft_speed(&registry, |line| out.line(line))?;
         return Ok(out.finish()?);
     }
-    if args.depth == 0 {
-        bail!("--depth must be at least 1");
-    }
-    // POLD.R counts apart, so the Pods fingerprint stays comparable across
-    // versions; it comes last, as tools that read a bench expect.
-    let poldr = bench::run_poldr(bench::POLDR_DEPTH, |index, run| {
-        let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
-        out.line(format_args!(
-            "position {}/{} poldr {}: bestmove {best} nodes {} time {} ms",
-            index + 1,
-            bench::POLDR_POSITIONS.len(),
-            run.line,
-            run.nodes,
-            run.elapsed.as_millis()
-        ));
-    });
-    out.line(format_args!("Bench poldr: {} nodes {} nps", poldr.nodes, per_second(poldr.nodes, poldr.elapsed)));
-    let total = bench::run(args.depth, args.threads as usize, |index, run| {
-        let best = run.best_move.map_or("(none)".to_string(), |mv| mv.to_string());
-        out.line(format_args!(
-            "position {}/{} {} {}: bestmove {best} nodes {} time {} ms",
-            index + 1,
-            bench::POSITIONS.len(),
-            run.position.variant,
-            run.position.line,
-            run.nodes,
-            run.elapsed.as_millis()
-        ));
-    });
-    out.line(format_args!(
-        "Bench: {} nodes {} nps{}",
-        total.nodes,
-        per_second(total.nodes, total.elapsed),
-        if args.threads > 1 {
-            format!(" {} ms with {} threads", total.elapsed.as_millis(), args.threads)
-        } else {
-            String::new()
-        }
-    ));
+    let options = BenchOptions { depth: args.depth, threads: args.threads as usize };
+    bench::run(&registry, options, |line| out.line(line))?;
     Ok(out.finish()?)
 }
 
@@ -437,7 +434,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let mut progress =
         ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
     // Arguments of the wrong game are a command-line error before any position.
-    args.game.settings()?;
+    args.game.selected()?;
     let mut failures = 0;
     for (index, input) in &inputs {
         let session = match &args.positions {
@@ -614,40 +611,21 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
 }
 
 fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {
-    use podium::games::pods::tune::{best_scale, fit, game_samples, loss};
-    use podium::games::pods::{Feature, Position, Rules, Weights};
-
-    let rules = Rules::default_for(args.variant);
-    let start = Position::start(&rules, Rotation::default());
-    let weights = Weights::for_variant(args.variant).with_text(args.weights.as_deref().unwrap_or(""))?;
-    let free: Vec<Feature> = if args.features.is_empty() {
-        Feature::ALL.into_iter().filter(|&feature| weights.get(feature) != 0).collect()
-    } else {
-        args.features.iter().map(|name| name.trim().parse()).collect::<Result<_, _>>()?
+    if args.game.fen.is_some() {
+        bail!("tune reads its positions from --games, not --fen");
+    }
+    let selected = args.game.selected()?;
+    let request = TuneRequest {
+        games: read_positions(&args.games)?,
+        features: args.features.clone(),
+        weights: args.weights.clone(),
+        scale: args.scale,
+        steps: args.steps,
     };
-    let mut samples = Vec::new();
-    for (number, line) in read_positions(&args.games)? {
-        samples.extend(game_samples(&rules, &start, &line, number)?);
-    }
-    if samples.is_empty() {
-        bail!("no positions in {}", args.games);
-    }
-    let initial = weights.0.map(f64::from);
-    let scale =
-        args.scale.unwrap_or_else(|| best_scale(&samples, &Weights::for_variant(args.variant).0.map(f64::from)));
-    let fitted = fit(&samples, &weights, &free, scale, args.steps);
-    let rounded = Weights(fitted.map(|weight| weight.round() as i32));
+    let lines = Registry::builtin().games()[selected.index].tune(&selected.values, &request)?;
     let mut out = Out::new();
-    out.line(format_args!("positions {} scale {scale:.1}", samples.len()));
-    out.line(format_args!(
-        "loss before {:.6} after {:.6}",
-        loss(&samples, &initial, scale),
-        loss(&samples, &fitted, scale)
-    ));
-    out.line(format_args!("weights {rounded}"));
+    for line in lines {
+        out.line(line);
+    }
     Ok(out.finish()?)
-}
-
-fn per_second(count: u64, elapsed: Duration) -> u64 {
-    (count as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }

@@ -32,12 +32,15 @@ fn the_bench_node_count_is_the_same_on_every_run() {
 }
 
 #[test]
-fn bench_perft_reports_both_variants() {
+fn bench_perft_reports_both_variants_and_poldr() {
     let lines = stdout_lines(&podium(&["bench", "perft"]));
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    for (line, variant) in lines.iter().zip(["standard", "advanced"]) {
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for (line, (variant, depth)) in lines.iter().zip([("standard", "4:"), ("advanced", "4:"), ("poldr", "7:")]) {
         let words: Vec<&str> = line.split(' ').collect();
-        assert!(matches!(words[..], ["perft", v, "4:", _, "nodes", _, "ms", _, "nps"] if v == variant), "{line:?}");
+        assert!(
+            matches!(words[..], ["perft", v, d, _, "nodes", _, "ms", _, "nps"] if v == variant && d == depth),
+            "{line:?}"
+        );
     }
 }
 

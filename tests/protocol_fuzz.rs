@@ -3,6 +3,7 @@
 //! in this process. No panic, every `go` other than `go perft` gets exactly
 //! one `bestmove`, and the engine still answers afterwards.
 
+use podium::games::Registry;
 use podium::protocol::command::{Command, Go, Parsed};
 use podium::protocol::output::MemorySink;
 use podium::protocol::{Engine, Flow, Output};
@@ -77,7 +78,7 @@ fn mutated_line(rng: &mut Xoshiro256PlusPlus) -> String {
 
 /// Whether running `line` could take long: deep perft, big tables.
 fn slow(line: &str) -> bool {
-    match line.parse::<Parsed>().map(|parsed| parsed.command) {
+    match Parsed::read(line, &Registry::builtin()).map(|parsed| parsed.command) {
         Ok(Command::Go(Go::Perft(depth))) => depth > 2,
         Ok(Command::SetOption { name, value }) => {
             name.eq_ignore_ascii_case("hash") && value.and_then(|v| v.parse::<u64>().ok()).is_none_or(|mb| mb > 8)
@@ -90,7 +91,7 @@ fn slow(line: &str) -> bool {
 fn mutated_command_lines_never_break_the_engine_and_every_go_is_answered_once() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x90d1_0b5e);
     let sink = MemorySink::default();
-    let mut engine = Engine::new(Output::new(sink.clone()));
+    let mut engine = Engine::new(Registry::builtin(), Output::new(sink.clone()));
     let mut lines = Vec::new();
     let mut searches = 0;
     for _ in 0..5000 {
@@ -98,11 +99,11 @@ fn mutated_command_lines_never_break_the_engine_and_every_go_is_answered_once() 
         if slow(&line) {
             continue;
         }
-        if matches!(line.parse::<Parsed>(), Ok(Parsed { command: Command::Go(Go::Search(_)), .. })) {
+        if matches!(Parsed::read(&line, &Registry::builtin()), Ok(Parsed { command: Command::Go(Go::Search(_)), .. })) {
             searches += 1;
         }
         if engine.execute_line(&line) == Flow::Quit {
-            engine = Engine::new(Output::new(sink.clone()));
+            engine = Engine::new(Registry::builtin(), Output::new(sink.clone()));
         }
         // Searches end at once: the test is about answers, not strength.
         engine.execute_line("stop");

@@ -36,16 +36,16 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
             "Board",
             "Pods",
             "PlacementLiberty",
-            "MoveOverhead",
-            "MaxPlies",
+            "EvalWeights",
             "Players",
             "Size",
             "Bricks",
+            "MoveOverhead",
+            "MaxPlies",
             "MultiplayerSearch",
             "MultiPV",
             "Ponder",
-            "Clear",
-            "EvalWeights"
+            "Clear"
         ]
     );
     assert_eq!(engine.sync(), Vec::<String>::new(), "isready answers readyok alone");

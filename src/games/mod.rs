@@ -2,12 +2,17 @@
 //! is about it: types, rules, move generation, notation, hashing, evaluation
 //! and its adapter to the search.
 //!
-//! The protocol and the command line see a game in progress only through
-//! `Session`: positions and moves as text, the result, perft, a picture,
-//! the evaluation and a search. Each game implements it once.
+//! The protocol and the command line see the games only through the
+//! `Registry` (what games there are, their parameters, how to set one up)
+//! and `Session` (a game in progress: positions and moves as text, the
+//! result, perft, a picture, the evaluation and a search). Each game
+//! implements both once.
 
 pub mod pods;
 pub mod poldr;
+pub mod registry;
+
+pub use registry::{GameError, GameSetup, GameType, Registry};
 
 use std::error::Error;
 use std::fmt;
@@ -16,52 +21,6 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
-
-/// Which game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    Pods,
-    Poldr,
-}
-
-impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Pods, GameKind::Poldr];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Pods => "pods",
-            GameKind::Poldr => "poldr",
-        }
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownGame(pub String);
-
-impl fmt::Display for UnknownGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a game: pods or poldr", self.0)
-    }
-}
-
-impl Error for UnknownGame {}
-
-impl FromStr for GameKind {
-    type Err = UnknownGame;
-
-    fn from_str(text: &str) -> Result<GameKind, UnknownGame> {
-        GameKind::ALL
-            .into_iter()
-            .find(|kind| kind.name().eq_ignore_ascii_case(text))
-            .ok_or(UnknownGame(text.to_string()))
-    }
-}
 
 /// How a game in progress ended, for any game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,7 +75,6 @@ where
 /// seen through text. Moves cross this line as notation; inside, each game
 /// keeps its own typed moves.
 pub trait Session: Send {
-    fn kind(&self) -> GameKind;
     fn box_clone(&self) -> Box<dyn Session>;
     /// The current position as a position line.
     fn position_line(&self) -> String;

@@ -5,13 +5,13 @@
 //! nothing of the engine's state: positions and moves are checked against
 //! the rules when executed.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::num::{IntErrorKind, NonZeroU32, ParseIntError};
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::games::GameKind;
-use crate::games::pods::{Rotation, Variant};
+use crate::games::registry::{Kind, Parameter, Registry, ValueError};
 use crate::search::{Clock, Limits};
 
 /// Everything a controller or a person can ask of the engine.
@@ -21,8 +21,8 @@ pub enum Command {
     Handshake(Dialect),
     /// `isready`: answered with `readyok` at once, even during a search.
     IsReady,
-    /// `newgame [standard|advanced|pods] [rotation R]`,
-    /// `newgame poldr [players N] [size N] [bricks N]`, `uginewgame`, `ucinewgame`.
+    /// `newgame [<game>|<variant>] [<parameter> <value>]...` (`newgame
+    /// advanced rotation 90`, `newgame poldr players 3`), `uginewgame`, `ucinewgame`.
     NewGame(NewGame),
     /// `setoption name <name> [value <value>]`; the name may hold spaces.
     SetOption {
@@ -74,12 +74,10 @@ pub enum Remark {
 /// What a `newgame` changes; what it does not name keeps its value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NewGame {
-    pub game: Option<GameKind>,
-    pub variant: Option<Variant>,
-    pub rotation: Option<Rotation>,
-    pub players: Option<u8>,
-    pub size: Option<u8>,
-    pub bricks: Option<u8>,
+    /// The game selected, by its index in the registry.
+    pub game: Option<usize>,
+    /// Parameters of that game, with their values as read.
+    pub settings: Vec<(&'static str, String)>,
 }
 
 /// Which handshake the controller speaks; only the confirmation differs.
@@ -201,7 +199,7 @@ pub enum CommandError {
     Unexpected {
         command: &'static str,
         found: String,
-        expected: &'static str,
+        expected: Cow<'static, str>,
     },
     /// A word that should be a number of some kind.
     BadNumber {
@@ -221,6 +219,11 @@ pub enum CommandError {
     Repeated {
         command: &'static str,
         field: &'static str,
+    },
+    /// A value its parameter does not take.
+    BadValue {
+        command: &'static str,
+        error: ValueError,
     },
 }
 
@@ -246,6 +249,7 @@ impl fmt::Display for CommandError {
                 write!(f, "{command}: {field} '{}' is too large: the range is {range}", shorten(found))
             }
             CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
+            CommandError::BadValue { command, error } => write!(f, "{command}: {error}"),
         }
     }
 }
@@ -263,10 +267,9 @@ pub fn shorten(text: &str) -> String {
     }
 }
 
-impl FromStr for Parsed {
-    type Err = CommandError;
-
-    fn from_str(line: &str) -> Result<Parsed, CommandError> {
+impl Parsed {
+    /// Reads one line; `registry` says which words name games and their parameters.
+    pub fn read(line: &str, registry: &Registry) -> Result<Parsed, CommandError> {
         let mut words = line.split_whitespace();
         let Some(name) = words.next() else {
             return Err(CommandError::Empty);
@@ -279,7 +282,7 @@ impl FromStr for Parsed {
                 remarks.push(Remark::Ignored(CommandError::Unexpected {
                     command,
                     found: word.to_string(),
-                    expected: "nothing",
+                    expected: "nothing".into(),
                 }));
             }
             Ok(value)
@@ -296,7 +299,7 @@ impl FromStr for Parsed {
             "d" => alone("d", Command::Display),
             "moves" => alone("moves", Command::Moves),
             "eval" => alone("eval", Command::Eval),
-            "newgame" => parse_newgame(&rest, &mut remarks),
+            "newgame" => parse_newgame(&rest, registry, &mut remarks),
             "setoption" => parse_setoption(line),
             "position" => parse_position(&rest, &mut remarks, BareLine::Refused),
             "go" => parse_go(&rest, &mut remarks).map(Command::Go),
@@ -308,80 +311,77 @@ impl FromStr for Parsed {
     }
 }
 
-fn parse_newgame(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
+fn parse_newgame(words: &[&str], registry: &Registry, remarks: &mut Vec<Remark>) -> Result<Command, CommandError> {
     const COMMAND: &str = "newgame";
-    const EXPECTED: &str = "'standard', 'advanced', 'pods', 'rotation <0|90|180|270>', 'poldr', 'players <2|3>', \
-                            'size <4-9>' or 'bricks <1-40>'";
     let mut new_game = NewGame::default();
-    let mut words = words.iter();
-    // Each setting once; a setting of one game selects that game.
-    let select = |new_game: &mut NewGame, game: GameKind, word: &str| -> Result<(), CommandError> {
-        match new_game.game.replace(game) {
-            Some(other) if other != game => Err(CommandError::Unexpected {
-                command: COMMAND,
-                found: word.to_string(),
-                expected: "the settings of one game (pods: standard, advanced, rotation; poldr: players, size, bricks)",
-            }),
-            _ => Ok(()),
-        }
+    // Each setting once; a word of one game selects that game.
+    let select = |new_game: &mut NewGame, game: usize, word: &str| match new_game.game.replace(game) {
+        Some(other) if other != game => Err(CommandError::Unexpected {
+            command: COMMAND,
+            found: word.to_string(),
+            expected: format!("the settings of one game ({})", game_words(registry)).into(),
+        }),
+        _ => Ok(()),
     };
-    fn set<T>(slot: &mut Option<T>, value: T, field: &'static str) -> Result<(), CommandError> {
-        if slot.replace(value).is_some() {
-            return Err(CommandError::Repeated { command: COMMAND, field });
+    let set = |new_game: &mut NewGame, parameter: &Parameter, value: String| {
+        if new_game.settings.iter().any(|(name, _)| *name == parameter.name) {
+            return Err(CommandError::Repeated { command: COMMAND, field: parameter.name });
         }
+        new_game.settings.push((parameter.name, value));
         Ok(())
-    }
-    let value =
-        |words: &mut std::slice::Iter<&str>, field: &'static str, range: std::ops::RangeInclusive<u8>, expected| {
-            let word = words.next().ok_or(CommandError::Missing { command: COMMAND, expected })?;
-            word.parse::<u8>().ok().filter(|number| range.contains(number)).ok_or_else(|| CommandError::BadNumber {
-                command: COMMAND,
-                field,
-                found: word.to_string(),
-                expected,
-            })
-        };
+    };
+    let mut words = words.iter();
     while let Some(&word) = words.next() {
-        match word {
-            "standard" | "advanced" => {
-                select(&mut new_game, GameKind::Pods, word)?;
-                set(&mut new_game.variant, word.parse().expect("a variant"), "variant")?;
-            }
-            "pods" | "poldr" => select(&mut new_game, word.parse().expect("a game"), word)?,
-            "rotation" => {
-                select(&mut new_game, GameKind::Pods, word)?;
-                let value = words.next().ok_or(CommandError::Missing { command: COMMAND, expected: "a rotation" })?;
-                let rotation = value.parse().map_err(|_| CommandError::BadNumber {
-                    command: COMMAND,
-                    field: "rotation",
-                    found: value.to_string(),
-                    expected: "0, 90, 180 or 270",
-                })?;
-                set(&mut new_game.rotation, rotation, "rotation")?;
-            }
-            "players" => {
-                select(&mut new_game, GameKind::Poldr, word)?;
-                let players = value(&mut words, "players", 2..=3, "2 or 3")?;
-                set(&mut new_game.players, players, "players")?;
-            }
-            "size" => {
-                select(&mut new_game, GameKind::Poldr, word)?;
-                let size = value(&mut words, "size", 4..=9, "a board size from 4 to 9")?;
-                set(&mut new_game.size, size, "size")?;
-            }
-            "bricks" => {
-                select(&mut new_game, GameKind::Poldr, word)?;
-                let bricks = value(&mut words, "bricks", 1..=40, "1 to 40 bricks")?;
-                set(&mut new_game.bricks, bricks, "bricks")?;
-            }
-            _ => remarks.push(Remark::Ignored(CommandError::Unexpected {
+        if let Some(game) = registry.index_of(word) {
+            select(&mut new_game, game, word)?;
+        } else if let Some((game, parameter)) = registry.variant(word) {
+            select(&mut new_game, game, word)?;
+            let value = parameter.read(word).expect("a variant's own word");
+            set(&mut new_game, &parameter, value)?;
+        } else if let Some((game, parameter)) = registry.parameter(word) {
+            select(&mut new_game, game, word)?;
+            let value = words.next().ok_or(CommandError::Missing { command: COMMAND, expected: "a value" })?;
+            let value = parameter.read(value).map_err(|error| CommandError::BadValue { command: COMMAND, error })?;
+            set(&mut new_game, &parameter, value)?;
+        } else {
+            remarks.push(Remark::Ignored(CommandError::Unexpected {
                 command: COMMAND,
                 found: word.to_string(),
-                expected: EXPECTED,
-            })),
+                expected: format!("a game, a variant or '<parameter> <value>' ({})", game_words(registry)).into(),
+            }));
         }
     }
     Ok(Command::NewGame(new_game))
+}
+
+/// What `newgame` takes of each game: `pods: standard, advanced, rotation, ...; poldr: players, ...`.
+fn game_words(registry: &Registry) -> String {
+    let games: Vec<String> = registry
+        .games()
+        .iter()
+        .map(|game| {
+            let parameters = game.parameters();
+            let variants = game
+                .variant_parameter()
+                .and_then(|name| parameters.iter().find(|parameter| parameter.name == name))
+                .map(|parameter| match &parameter.kind {
+                    Kind::Combo(values) => values.clone(),
+                    _ => Vec::new(),
+                })
+                .unwrap_or_default();
+            let words: Vec<String> = variants
+                .into_iter()
+                .chain(
+                    parameters
+                        .iter()
+                        .filter(|parameter| Some(parameter.name) != game.variant_parameter())
+                        .map(|parameter| parameter.name.to_ascii_lowercase()),
+                )
+                .collect();
+            format!("{}: {}", game.name(), words.join(", "))
+        })
+        .collect();
+    games.join("; ")
 }
 
 /// `setoption name <name words> [value <rest of the line>]`: the value is
@@ -392,7 +392,11 @@ fn parse_setoption(line: &str) -> Result<Command, CommandError> {
     match words.get(1) {
         Some((_, "name")) => {}
         Some((_, word)) => {
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: "'name'" });
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: "'name'".into(),
+            });
         }
         None => return Err(CommandError::Missing { command: COMMAND, expected: "'name <option> value <value>'" }),
     }
@@ -437,7 +441,7 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>, bare: BareLine) -> 
                 remarks.push(Remark::Ignored(CommandError::Unexpected {
                     command: COMMAND,
                     found: word.to_string(),
-                    expected: "'moves'",
+                    expected: "'moves'".into(),
                 }));
             }
             Start::StartPos
@@ -451,7 +455,7 @@ fn parse_position(words: &[&str], remarks: &mut Vec<Remark>, bare: BareLine) -> 
             return Err(CommandError::Unexpected {
                 command: COMMAND,
                 found: word.to_string(),
-                expected: "'startpos' or 'fen'",
+                expected: "'startpos' or 'fen'".into(),
             });
         }
     };
@@ -530,7 +534,7 @@ fn parse_go(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Go, CommandErro
             remarks.push(Remark::Ignored(CommandError::Unexpected {
                 command: COMMAND,
                 found: word.to_string(),
-                expected: "nothing after the depth",
+                expected: "nothing after the depth".into(),
             }));
         }
         return Ok(Go::Perft(depth));
@@ -545,7 +549,7 @@ fn parse_go(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Go, CommandErro
             remarks.push(Remark::Ignored(CommandError::Unexpected {
                 command: COMMAND,
                 found: word.to_string(),
-                expected,
+                expected: expected.into(),
             }));
             continue;
         };
@@ -670,12 +674,20 @@ fn parse_query(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Query, Comma
             (Query::IsLegal(mv.to_string()), 2)
         }
         Some(word) => {
-            return Err(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected: EXPECTED });
+            return Err(CommandError::Unexpected {
+                command: COMMAND,
+                found: word.to_string(),
+                expected: EXPECTED.into(),
+            });
         }
     };
     if let Some(word) = words.get(used) {
         let expected = if used == 2 { "one move" } else { "nothing" };
-        remarks.push(Remark::Ignored(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected }));
+        remarks.push(Remark::Ignored(CommandError::Unexpected {
+            command: COMMAND,
+            found: word.to_string(),
+            expected: expected.into(),
+        }));
     }
     Ok(query)
 }
@@ -695,7 +707,11 @@ fn parse_debug(words: &[&str], remarks: &mut Vec<Remark>) -> Result<Command, Com
     };
     if let Some(word) = unused.first() {
         let expected = if on.is_some() { "nothing" } else { "on or off" };
-        remarks.push(Remark::Ignored(CommandError::Unexpected { command: COMMAND, found: word.to_string(), expected }));
+        remarks.push(Remark::Ignored(CommandError::Unexpected {
+            command: COMMAND,
+            found: word.to_string(),
+            expected: expected.into(),
+        }));
     }
     Ok(Command::Debug(on))
 }
@@ -705,11 +721,16 @@ mod tests {
     use super::*;
 
     fn parse(line: &str) -> Result<Command, CommandError> {
-        line.parse::<Parsed>().map(|parsed| parsed.command)
+        Parsed::read(line, &Registry::builtin()).map(|parsed| parsed.command)
     }
 
     fn remarks(line: &str) -> Vec<Remark> {
-        line.parse::<Parsed>().expect("a command").remarks
+        Parsed::read(line, &Registry::builtin()).expect("a command").remarks
+    }
+
+    fn new_game(game: usize, settings: &[(&'static str, &str)]) -> Command {
+        let settings = settings.iter().map(|&(name, value)| (name, value.to_string())).collect();
+        Command::NewGame(NewGame { game: Some(game), settings })
     }
 
     fn ms(n: u64) -> Duration {
@@ -742,15 +763,13 @@ mod tests {
 
     #[test]
     fn newgame_takes_variant_and_rotation_in_any_order() {
-        let expected = Command::NewGame(NewGame {
-            game: Some(GameKind::Pods),
-            variant: Some(Variant::Advanced),
-            rotation: Some(Rotation::R90),
-            ..NewGame::default()
-        });
-        assert_eq!(parse("newgame advanced rotation 90"), Ok(expected.clone()));
-        assert_eq!(parse("newgame rotation 90 advanced"), Ok(expected));
-        assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("0, 90, 180 or 270"));
+        let expected = new_game(0, &[("Variant", "advanced"), ("Rotation", "90")]);
+        assert_eq!(parse("newgame advanced rotation 90"), Ok(expected));
+        assert_eq!(
+            parse("newgame rotation 90 advanced"),
+            Ok(new_game(0, &[("Rotation", "90"), ("Variant", "advanced")]))
+        );
+        assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("'0', '90', '180' or '270'"));
         assert_eq!(parse("newgame chess"), Ok(Command::NewGame(NewGame::default())));
         assert!(matches!(remarks("newgame chess")[..], [Remark::Ignored(_)]));
         assert!(parse("newgame standard advanced").is_err());
@@ -758,18 +777,9 @@ mod tests {
 
     #[test]
     fn newgame_selects_poldr_with_its_settings() {
-        let expected = Command::NewGame(NewGame {
-            game: Some(GameKind::Poldr),
-            players: Some(3),
-            size: Some(6),
-            ..NewGame::default()
-        });
-        assert_eq!(parse("newgame poldr players 3 size 6"), Ok(expected.clone()));
-        assert_eq!(parse("newgame size 6 players 3"), Ok(expected));
-        assert_eq!(
-            parse("newgame poldr"),
-            Ok(Command::NewGame(NewGame { game: Some(GameKind::Poldr), ..NewGame::default() }))
-        );
+        assert_eq!(parse("newgame poldr players 3 size 6"), Ok(new_game(1, &[("Players", "3"), ("Size", "6")])));
+        assert_eq!(parse("newgame size 6 players 3"), Ok(new_game(1, &[("Size", "6"), ("Players", "3")])));
+        assert_eq!(parse("newgame poldr"), Ok(new_game(1, &[])));
         for bad in [
             "newgame poldr players 4",
             "newgame poldr size 10",
@@ -781,6 +791,10 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+        assert_eq!(
+            parse("newgame poldr size 10").unwrap_err().to_string(),
+            "newgame: Size: '10' is not a whole number from 4 to 9"
+        );
         // A mix names the word the user wrote, not the game it stands for.
         for (mixed, word) in [("newgame poldr rotation 90", "rotation"), ("newgame standard size 5", "size")] {
             let error = parse(mixed).unwrap_err().to_string();

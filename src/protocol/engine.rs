@@ -9,13 +9,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::command::{Command, Dialect, Go, NewGame, Parsed, Query, Remark, SearchParams, Start, shorten};
-use super::options::{EngineOption, Settings};
+use super::options::{EngineOption, OptionName, Settings, declarations};
 use super::output::Output;
 use super::report::BestMove;
 use super::search_job::{SearchJob, SearchRequest};
-use crate::games::pods::{self, PodsSession, Rules};
-use crate::games::poldr::{self, PoldrSession};
-use crate::games::{GameKind, Session};
+use crate::games::{GameSetup, Registry, Session};
 use crate::search::{Searcher, hardware_threads};
 
 /// Whether to read another line.
@@ -27,9 +25,11 @@ pub enum Flow {
 
 pub struct Engine {
     output: Output,
+    /// The games served.
+    registry: Registry,
     settings: Settings,
-    /// The Pods rules the settings describe, built once per change.
-    pods_rules: Arc<Rules>,
+    /// The selected game as the settings describe it, set up once per change.
+    setup: Arc<dyn GameSetup>,
     /// The game in progress, of the selected game.
     session: Box<dyn Session>,
     /// Made on first need, not at start-up (UGI asks for no big allocation
@@ -41,11 +41,12 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn new(output: Output) -> Engine {
-        let settings = Settings::default();
-        let pods_rules = Arc::new(settings.rules());
-        let session = start_session(&settings, &pods_rules);
-        Engine { output, settings, pods_rules, session, searcher: None, search: None, debug: false }
+    /// An engine serving the games of `registry`, the first selected.
+    pub fn new(registry: Registry, output: Output) -> Engine {
+        let settings = Settings::new(&registry);
+        let setup = selected_setup(&registry, &settings).expect("every game's defaults make a game");
+        let session = setup.start();
+        Engine { output, registry, settings, setup, session, searcher: None, search: None, debug: false }
     }
 
     /// Reads and executes one line; problems become `info string error` lines.
@@ -54,7 +55,7 @@ impl Engine {
         if line.trim().is_empty() {
             return Flow::Continue;
         }
-        match line.parse::<Parsed>() {
+        match Parsed::read(line, &self.registry) {
             Ok(Parsed { command, remarks }) => {
                 for remark in remarks {
                     match remark {
@@ -144,7 +145,7 @@ impl Engine {
             format!("id name Podium {}", env!("CARGO_PKG_VERSION")),
             "id author the Podium developers".to_string(),
         ];
-        lines.extend(EngineOption::ALL.map(EngineOption::declaration));
+        lines.extend(declarations(&self.registry).iter().map(|parameter| parameter.declaration()));
         lines.push(dialect.confirmation().to_string());
         self.output.lines(lines);
     }
@@ -167,37 +168,41 @@ impl Engine {
     }
 
     fn new_game(&mut self, new_game: NewGame) {
+        let mut settings = self.settings.clone();
+        settings.game = new_game.game.unwrap_or(settings.game);
+        for (name, value) in new_game.settings {
+            settings.games[settings.game].set(name, value);
+        }
+        let setup = match selected_setup(&self.registry, &settings) {
+            Ok(setup) => setup,
+            Err(message) => {
+                self.error(format!("newgame: {}", shorten_message(&message)));
+                return;
+            }
+        };
         self.stop_search();
-        let settings = &mut self.settings;
-        if let Some(game) = new_game.game {
-            settings.game = game;
-        }
-        if let Some(variant) = new_game.variant.filter(|&variant| variant != settings.variant) {
-            settings.variant = variant;
-            self.pods_rules = Arc::new(settings.rules());
-        }
-        settings.rotation = new_game.rotation.unwrap_or(settings.rotation);
-        settings.players = new_game.players.unwrap_or(settings.players);
-        settings.size = new_game.size.unwrap_or(settings.size);
-        settings.bricks = new_game.bricks.unwrap_or(settings.bricks);
+        self.settings = settings;
+        self.setup = setup;
         self.restart_game();
     }
 
     /// A new game from the start under the current settings, with a cleared
     /// hash table: nothing learned in another game carries over.
     fn restart_game(&mut self) {
-        self.session = start_session(&self.settings, &self.pods_rules);
+        self.session = self.setup.start();
+        self.session.set_max_plies(self.settings.max_plies);
         if let Some(searcher) = &mut self.searcher {
             searcher.clear();
         }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let Some(option) = EngineOption::find(name) else {
-            self.error(format!("unknown option '{}' ignored (options: {})", shorten(name), EngineOption::names()));
+        let Some(option) = OptionName::find(&self.registry, name) else {
+            let names: Vec<&str> = declarations(&self.registry).iter().map(|parameter| parameter.name).collect();
+            self.error(format!("unknown option '{}' ignored (options: {})", shorten(name), names.join(", ")));
             return;
         };
-        if option == EngineOption::ClearHash {
+        if option == OptionName::Engine(EngineOption::ClearHash) {
             if value.is_some() {
                 self.warning("setoption: Clear Hash is a button and takes no value (ignored)");
             }
@@ -207,19 +212,32 @@ impl Engine {
             }
             return;
         }
+        let name = option.parameter(&self.registry).name;
         let Some(value) = value else {
-            self.error(format!("setoption: {} needs a value: setoption name {0} value <value>", option.name()));
+            self.error(format!("setoption: {name} needs a value: setoption name {name} value <value>"));
             return;
         };
         let mut settings = self.settings.clone();
-        if let Err(message) = settings.set(option, value) {
+        if let Err(message) = settings.set(&self.registry, &option, value) {
             self.error(shorten_message(&message));
             return;
         }
+        let setup = match &option {
+            OptionName::Engine(EngineOption::Game) | OptionName::Game(..) => {
+                match selected_setup(&self.registry, &settings) {
+                    Ok(setup) => Some(setup),
+                    Err(message) => {
+                        self.error(shorten_message(&message));
+                        return;
+                    }
+                }
+            }
+            OptionName::Engine(_) => None,
+        };
         self.stop_search();
         self.settings = settings;
         match option {
-            EngineOption::Hash => {
+            OptionName::Engine(EngineOption::Hash) => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.resize(self.settings.hash_megabytes);
                 }
@@ -227,7 +245,7 @@ impl Engine {
                     self.check_hash_size(searcher);
                 }
             }
-            EngineOption::Threads => {
+            OptionName::Engine(EngineOption::Threads) => {
                 let usable = hardware_threads();
                 if self.settings.threads > usable {
                     self.warning(format!(
@@ -239,22 +257,23 @@ impl Engine {
                     searcher.set_threads(self.settings.threads);
                 }
             }
-            EngineOption::MultiplayerSearch => {
+            OptionName::Engine(EngineOption::MultiplayerSearch) => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_multiplayer(self.settings.multiplayer);
                 }
             }
-            EngineOption::MultiPv => {
+            OptionName::Engine(EngineOption::MultiPv) => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_lines(self.settings.lines);
                 }
             }
-            EngineOption::MaxPlies => self.session.set_max_plies(self.settings.max_plies),
-            _ if option.starts_new_game() => {
-                self.pods_rules = Arc::new(self.settings.rules());
-                self.restart_game();
-            }
+            OptionName::Engine(EngineOption::MaxPlies) => self.session.set_max_plies(self.settings.max_plies),
             _ => {}
+        }
+        // The game or its rules changed: a new game from the start.
+        if let Some(setup) = setup {
+            self.setup = setup;
+            self.restart_game();
         }
     }
 
@@ -262,7 +281,7 @@ impl Engine {
     /// move that cannot be played ends the replay there and loses the game
     /// for the side that tried it, as a referee would rule.
     fn set_position(&mut self, start: Start, moves: Vec<String>) {
-        let mut session = match session_at(&self.settings, &self.pods_rules, &start) {
+        let mut session = match self.session_at(&start) {
             Ok(session) => session,
             Err(message) => {
                 self.error(shorten_message(&message));
@@ -350,6 +369,34 @@ impl Engine {
         self.search = SearchJob::start_perft(self.session.clone(), depth, self.output.clone());
     }
 
+    /// A game of the selected game from `start`. A position line of another
+    /// game is refused with a hint to select that game.
+    fn session_at(&self, start: &Start) -> Result<Box<dyn Session>, String> {
+        let mut session = match start {
+            Start::StartPos => self.setup.start(),
+            Start::Fen(line) => self.session_from_line(line)?,
+        };
+        session.set_max_plies(self.settings.max_plies);
+        Ok(session)
+    }
+
+    fn session_from_line(&self, line: &str) -> Result<Box<dyn Session>, String> {
+        self.setup.session_at(line).map_err(|error| {
+            let other = self.registry.games().iter().enumerate().find(|&(index, game)| {
+                index != self.settings.game
+                    && game.setup(&self.settings.games[index]).is_ok_and(|setup| setup.session_at(line).is_ok())
+            });
+            match other {
+                Some((_, game)) => format!(
+                    "{error} (this is a {} position: select {0} first, as with 'newgame {}')",
+                    game.title(),
+                    game.name()
+                ),
+                None => error.to_string(),
+            }
+        })
+    }
+
     fn query(&self, query: Query) {
         let ending = self.session.ending();
         let answer = match query {
@@ -383,50 +430,9 @@ impl Drop for Engine {
     }
 }
 
-fn start_session(settings: &Settings, pods_rules: &Arc<Rules>) -> Box<dyn Session> {
-    session_at(settings, pods_rules, &Start::StartPos).expect("the settings' start position is valid")
-}
-
-/// A new game of the selected game from `start`. A position line of the
-/// other game is refused with a hint to select it.
-pub fn session_at(settings: &Settings, pods_rules: &Arc<Rules>, start: &Start) -> Result<Box<dyn Session>, String> {
-    let other_game_hint = |line: &str, error: String| {
-        let other = match settings.game {
-            GameKind::Pods => line.parse::<poldr::Position>().is_ok().then_some("POLD.R"),
-            GameKind::Poldr => {
-                pods::Position::parse(line, &Rules::default_for(pods::Variant::Standard)).is_ok().then_some("Pods")
-            }
-        };
-        match other {
-            Some(name) => format!(
-                "{error} (this is a {name} position: select {name} first, as with 'newgame {}')",
-                if name == "Pods" { "standard" } else { "poldr" }
-            ),
-            None => error,
-        }
-    };
-    match settings.game {
-        GameKind::Pods => {
-            let position = match start {
-                Start::StartPos => pods::Position::start(pods_rules, settings.rotation),
-                Start::Fen(line) => {
-                    pods::Position::parse(line, pods_rules).map_err(|error| other_game_hint(line, error.to_string()))?
-                }
-            };
-            let game = pods::Game::new(Arc::clone(pods_rules), position).with_max_plies(settings.max_plies);
-            Ok(Box::new(PodsSession::new(game).with_weights(settings.weights())))
-        }
-        GameKind::Poldr => {
-            let position = match start {
-                Start::StartPos => poldr::Position::start(settings.size, settings.players, settings.bricks)
-                    .map_err(|error| error.to_string())?,
-                Start::Fen(line) => {
-                    line.parse::<poldr::Position>().map_err(|error| other_game_hint(line, error.to_string()))?
-                }
-            };
-            Ok(Box::new(PoldrSession::new(position)))
-        }
-    }
+/// The selected game set up under the settings, or why it cannot be.
+fn selected_setup(registry: &Registry, settings: &Settings) -> Result<Arc<dyn GameSetup>, String> {
+    registry.games()[settings.game].setup(settings.values()).map_err(|error| error.to_string())
 }
 
 /// Messages from the rules quote the input; keep an echo of garbage short.
@@ -448,7 +454,7 @@ mod tests {
 
     fn engine() -> (Engine, MemorySink) {
         let sink = MemorySink::default();
-        (Engine::new(Output::new(sink.clone())), sink)
+        (Engine::new(Registry::builtin(), Output::new(sink.clone())), sink)
     }
 
     fn run(engine: &mut Engine, sink: &MemorySink, lines: &[&str]) -> Vec<String> {
@@ -530,7 +536,7 @@ mod tests {
             run(&mut engine, &sink, &["setoption name Variant value chess", "setoption name ownbook value true"]);
         assert_eq!(replies.len(), 2);
         assert!(replies.iter().all(|line| line.starts_with("info string error: ")), "{replies:?}");
-        assert_eq!(engine.settings.variant, pods::Variant::Standard);
+        assert_eq!(engine.settings.values().text("Variant"), "standard");
         run(&mut engine, &sink, &["setoption name rotation value 90", "setoption name maxplies value 1"]);
         let replies = run(&mut engine, &sink, &["query fen", "position startpos moves A@c3", "query result"]);
         assert_eq!(replies, ["response 6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0", "response draw"]);

@@ -6,8 +6,6 @@
 //! -> `output` (one locked, flushed writer). Searches run on their own
 //! thread (`search_job`) and report through `report`.
 
-pub mod analysis;
-pub mod bench;
 pub mod command;
 pub mod engine;
 pub mod input;
@@ -18,6 +16,8 @@ mod search_job;
 
 use std::io::{BufRead, Write};
 
+use crate::games::Registry;
+
 pub use command::{Command, CommandError};
 pub use engine::{Engine, Flow};
 pub use output::Output;
@@ -25,7 +25,7 @@ pub use output::Output;
 /// Speaks the protocol until `quit` or the end of input; a search still
 /// running then is stopped, and its `bestmove` printed, as the engine drops.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
-    let mut engine = Engine::new(Output::new(output));
+    let mut engine = Engine::new(Registry::builtin(), Output::new(output));
     let mut lines = input::LineReader::new(input);
     loop {
         match lines.next_line() {

@@ -14,6 +14,7 @@ mod position;
 mod ruleset;
 mod search;
 mod session;
+mod setup;
 pub mod tune;
 mod types;
 
@@ -28,6 +29,7 @@ pub use position::{DrawReason, LARGEST_PLY, Outcome, PodPlace, Position, Positio
 pub use ruleset::{Rules, Variant, VariantParseError};
 pub use search::PodsGame;
 pub use session::PodsSession;
+pub use setup::{Pods, PodsSetup, SetupError};
 pub use types::{
     Bitboard, BitboardParseError, Direction, DirectionParseError, POINTS, Point, PointParseError, Rotation,
     RotationParseError, Side, SideParseError,

@@ -21,6 +21,11 @@ pub enum Variant {
     Advanced,
 }
 
+impl Variant {
+    /// Both variants, the default first.
+    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::Advanced];
+}
+
 impl fmt::Display for Variant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

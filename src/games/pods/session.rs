@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, GameKind, PlayError, Session, read_move, search_and_report};
+use crate::games::{Ending, PlayError, Session, read_move, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -36,10 +36,6 @@ impl PodsSession {
 }
 
 impl Session for PodsSession {
-    fn kind(&self) -> GameKind {
-        GameKind::Pods
-    }
-
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(self.clone())
     }

@@ -171,3 +171,58 @@ fn solve(mut matrix: Vec<Vec<f64>>, mut vector: Vec<f64>) -> Option<Vec<f64>> {
     }
     Some(solution)
 }
+
+/// Why `podium tune` could not fit.
+#[derive(Debug)]
+pub enum TuneError {
+    /// A games line that does not read.
+    Data(DataError),
+    /// Weights or feature names that do not read.
+    Weights(super::WeightsError),
+    /// The games hold no position to learn from.
+    NoPositions,
+}
+
+impl fmt::Display for TuneError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TuneError::Data(error) => error.fmt(f),
+            TuneError::Weights(error) => error.fmt(f),
+            TuneError::NoPositions => f.write_str("no positions in the games"),
+        }
+    }
+}
+
+impl std::error::Error for TuneError {}
+
+/// `podium tune` for a variant: fits the weights `request` names on its
+/// games and returns what to print (positions and scale, the loss before
+/// and after, the weights).
+pub fn run(variant: super::Variant, request: &crate::games::registry::TuneRequest) -> Result<Vec<String>, TuneError> {
+    let rules = Rules::default_for(variant);
+    let start = Position::start(&rules, super::Rotation::default());
+    let weights = Weights::for_variant(variant)
+        .with_text(request.weights.as_deref().unwrap_or(""))
+        .map_err(TuneError::Weights)?;
+    let free: Vec<Feature> = if request.features.is_empty() {
+        Feature::ALL.into_iter().filter(|&feature| weights.get(feature) != 0).collect()
+    } else {
+        request.features.iter().map(|name| name.trim().parse()).collect::<Result<_, _>>().map_err(TuneError::Weights)?
+    };
+    let mut samples = Vec::new();
+    for (number, line) in &request.games {
+        samples.extend(game_samples(&rules, &start, line, *number).map_err(TuneError::Data)?);
+    }
+    if samples.is_empty() {
+        return Err(TuneError::NoPositions);
+    }
+    let initial = weights.0.map(f64::from);
+    let scale = request.scale.unwrap_or_else(|| best_scale(&samples, &Weights::for_variant(variant).0.map(f64::from)));
+    let fitted = fit(&samples, &weights, &free, scale, request.steps);
+    let rounded = Weights(fitted.map(|weight| weight.round() as i32));
+    Ok(vec![
+        format!("positions {} scale {scale:.1}", samples.len()),
+        format!("loss before {:.6} after {:.6}", loss(&samples, &initial, scale), loss(&samples, &fitted, scale)),
+        format!("weights {rounded}"),
+    ])
+}

@@ -8,6 +8,7 @@ mod perft;
 mod position;
 mod search;
 mod session;
+mod setup;
 mod types;
 mod zobrist;
 
@@ -17,6 +18,7 @@ pub use perft::{divide, perft, perft_until};
 pub use position::{LARGEST_PLY, Outcome, Position, PositionError, SetupError, WinReason};
 pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use session::PoldrSession;
+pub use setup::{Poldr, PoldrSetup};
 pub use types::{
     CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError,
 };

@@ -8,7 +8,7 @@ use super::position::Position;
 use super::search::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{Ending, GameKind, PlayError, Session, read_move, search_and_report};
+use crate::games::{Ending, PlayError, Session, read_move, search_and_report};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -41,10 +41,6 @@ impl PoldrSession {
 }
 
 impl Session for PoldrSession {
-    fn kind(&self) -> GameKind {
-        GameKind::Poldr
-    }
-
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(self.clone())
     }

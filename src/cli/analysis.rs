@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use super::report::{Info, SearchInfo, score_json, search_and_report};
 use crate::games::Session;
+use crate::protocol::report::{Info, SearchInfo, score_json, search_and_report};
 use crate::search::{Limits, Score, Searcher, Signals};
 
 /// What the search of one position found.
