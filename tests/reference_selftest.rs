@@ -163,19 +163,6 @@ fn advanced_removal() {
     assert!(r.legal_moves(&after).is_empty());
 }
 
-#[test]
-#[ignore]
-fn print_perft() {
-    for (name, adv) in [("standard", false), ("advanced", true)] {
-        let r = RefRules::new(None, None, adv, false);
-        for rot in [0, 90] {
-            let pos = format!("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn {rot} 0");
-            let v: Vec<u64> = (1..=3).map(|d| r.perft(&pos, d)).collect();
-            println!("{name} rotation {rot}: perft 1..3 = {v:?}");
-        }
-    }
-}
-
 /// perft through the public string API agrees with the internal recursion.
 fn perft_by_strings(r: &RefRules, pos: &str, depth: u32) -> u64 {
     if depth == 0 {

@@ -138,7 +138,13 @@ pub fn json_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::poldr::{self, PoldrSession};
+    use crate::games::Registry;
+
+    /// A POLD.R game with these settings, at `line` if one is given.
+    fn poldr(settings: &[(&str, &str)], line: Option<&str>) -> Box<dyn Session> {
+        let setup = Registry::builtin().select(Some("poldr"), settings).expect("POLD.R").setup;
+        line.map_or_else(|| setup.start(), |line| setup.session_at(line).expect("a POLD.R position"))
+    }
 
     #[test]
     fn json_strings_escape_what_json_needs() {
@@ -147,16 +153,16 @@ mod tests {
 
     #[test]
     fn an_analysis_keeps_the_last_line_of_each_best_move_and_the_proof() {
-        let session = PoldrSession::new(poldr::Position::start(5, 2, 3).unwrap());
+        let session = poldr(&[("Bricks", "3")], None);
         let mut searcher = Searcher::new(1);
         searcher.set_lines(2);
-        let analysis = analyse(&mut searcher, &session, &Limits { depth: Some(3), ..Limits::default() });
+        let analysis = analyse(&mut searcher, session.as_ref(), &Limits { depth: Some(3), ..Limits::default() });
         assert_eq!(analysis.lines.len(), 2);
         assert_eq!(analysis.lines.iter().map(|line| line.multipv).collect::<Vec<_>>(), [Some(1), Some(2)]);
         assert_eq!(analysis.best_move.as_ref(), analysis.lines[0].pv.first());
         // Three bricks on 5x5: Blue lays them all on its first turn.
         assert_eq!(analysis.proven, Some((1, Some(0))));
-        let json = analysis.to_json(7, "startpos", &session);
+        let json = analysis.to_json(7, "startpos", session.as_ref());
         assert!(json.starts_with("{\"type\":\"analysis\",\"index\":7,\"position\":\"startpos\""), "{json}");
         assert!(json.contains("\"proven\":{\"mate\":1,\"winner\":\"p1\"}"), "{json}");
     }
@@ -166,9 +172,9 @@ mod tests {
         // protocol.md's three-player example: Blue, to move, is proved lost
         // against the coalition; the iterations after the proof (at depth 3
         // today) score in cp, and the last line is one of them.
-        let session = PoldrSession::new("R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3".parse().unwrap());
+        let session = poldr(&[], Some("R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3"));
         let mut searcher = Searcher::new(1);
-        let analysis = analyse(&mut searcher, &session, &Limits { depth: Some(3), ..Limits::default() });
+        let analysis = analyse(&mut searcher, session.as_ref(), &Limits { depth: Some(3), ..Limits::default() });
         assert!(matches!(analysis.proven, Some((moves, None)) if moves < 0), "{analysis:?}");
     }
 }

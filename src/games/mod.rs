@@ -78,6 +78,10 @@ pub trait Session: Send {
     fn box_clone(&self) -> Box<dyn Session>;
     /// The current position as a position line.
     fn position_line(&self) -> String;
+    /// The position's hash key, kept up to date move by move: a position
+    /// read from its own line has the same key (the conformance tests check
+    /// the one against the other, which is computed from scratch).
+    fn key(&self) -> u64;
     fn players(&self) -> usize;
     /// The seat to move (0 = the first player).
     fn mover(&self) -> usize;

@@ -329,6 +329,12 @@ pub trait GameSetup: Send + Sync {
     fn start(&self) -> Box<dyn Session>;
     /// A game from a position line, read under these rules.
     fn session_at(&self, line: &str) -> Result<Box<dyn Session>, GameError>;
+    /// The position lines of the other images of `line`'s position under
+    /// the game's symmetries, where it has some: games the same up to a
+    /// symmetry, so their perft counts agree (the conformance tests check it).
+    fn symmetric_lines(&self, _line: &str) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// The games one engine serves, in order: the first is the default.

@@ -769,7 +769,7 @@ mod tests {
             parse("newgame rotation 90 advanced"),
             Ok(new_game(0, &[("Rotation", "90"), ("Variant", "advanced")]))
         );
-        assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("'0', '90', '180' or '270'"));
+        assert!(parse("newgame rotation 45").unwrap_err().to_string().contains("is not 0, 90, 180 or 270"));
         assert_eq!(parse("newgame chess"), Ok(Command::NewGame(NewGame::default())));
         assert!(matches!(remarks("newgame chess")[..], [Remark::Ignored(_)]));
         assert!(parse("newgame standard advanced").is_err());

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use crate::games::registry::{Parameter, Registry, Values};
+use crate::games::registry::{Kind, Parameter, Registry, Values};
 use crate::search::MultiplayerSearch;
 
 /// The options of the engine itself, as opposed to the games' parameters.
@@ -56,14 +56,18 @@ impl EngineOption {
                 "Threads",
                 1..=256,
                 1,
-                "search threads (lazy SMP: helpers search the same position and share the table; where the game \
-                 bounds its length, one helper proves instead)",
+                "search threads: helpers search the same position a ply or two deeper and share the hash table \
+                 (lazy SMP); in the standard Pods game, in POLD.R once at most 90 plies can be left, and under `go \
+                 mate` or `go infinite` wherever the game bounds its length (not the advanced game), the first \
+                 helper instead proves the result the whole search long, and a proof it finds ends the search as \
+                 the main thread's own would; only the main thread reports and decides, and it takes over a \
+                 helper's completed deeper iteration (reported as its own line at that depth)",
             ),
             EngineOption::Game => Parameter::combo(
                 "Game",
                 registry.games().iter().map(|game| game.name()),
                 registry.games()[0].name(),
-                "the game played",
+                "the game played; starts a new game",
             ),
             EngineOption::MoveOverhead => Parameter::spin(
                 "MoveOverhead",
@@ -75,21 +79,24 @@ impl EngineOption {
                 "MaxPlies",
                 0..=100_000,
                 0,
-                "0: no limit; otherwise a game reaching that many plies is drawn, in games that have draws (Pods)",
+                "0: no limit. Otherwise a game reaching that many plies is drawn, in `query` answers and in the \
+                 search, so that a runner without a length limit of its own always finishes (Pods; POLD.R ends by \
+                 its own rules); applies to the current game at once",
             ),
             EngineOption::MultiplayerSearch => Parameter::combo(
                 "MultiplayerSearch",
                 MultiplayerSearch::ALL,
                 MultiplayerSearch::default(),
-                "how searches of three players treat the others",
+                "how searches of three players treat the others (section 9)",
             ),
             EngineOption::MultiPv => {
-                Parameter::spin("MultiPV", 1..=256, 1, "how many best lines each iteration reports")
+                Parameter::spin("MultiPV", 1..=256, 1, "how many best lines each iteration reports (see `go`)")
             }
             EngineOption::Ponder => Parameter::check("Ponder", false, "`bestmove` names the reply to ponder on"),
-            EngineOption::ClearHash => {
-                Parameter::button("Clear Hash", "empties the hash table, the proofs and the move-ordering history")
-            }
+            EngineOption::ClearHash => Parameter::button(
+                "Clear Hash",
+                "empties the hash table, the proofs and the move-ordering history (no value)",
+            ),
         }
     }
 }
@@ -132,6 +139,38 @@ pub fn declarations(registry: &Registry) -> Vec<Parameter> {
         }
     }
     all
+}
+
+/// protocol.md's table of the options: one row per declaration, with the
+/// game each game parameter belongs to.
+pub fn markdown_table(registry: &Registry) -> String {
+    let mut table = String::from("| name | type | default | range | effect |\n|---|---|---|---|---|\n");
+    let owner = |name: &str| registry.parameter(name).map(|(game, _)| registry.games()[game].title());
+    for parameter in declarations(registry) {
+        let range = match &parameter.kind {
+            Kind::Spin(range) => format!("{}-{}", range.start(), range.end()),
+            Kind::Check => "`true`, `false`".to_string(),
+            Kind::Combo(values) => values.iter().map(|value| format!("`{value}`")).collect::<Vec<_>>().join(", "),
+            Kind::Text => "text".to_string(),
+            Kind::Button => String::new(),
+        };
+        let default = match &parameter.kind {
+            Kind::Button => String::new(),
+            Kind::Text if parameter.default.is_empty() => "`<empty>`".to_string(),
+            // A board or a pod set: too long for a table.
+            Kind::Text if parameter.default.len() > 40 => "as `ugi` prints it".to_string(),
+            _ => format!("`{}`", parameter.default),
+        };
+        let effect = match owner(parameter.name) {
+            Some(game) => format!("{game}: {}; starts a new game", parameter.help),
+            None => parameter.help.to_string(),
+        };
+        let row = [format!("`{}`", parameter.name), parameter.kind.protocol_name().to_string(), default, range, effect];
+        // A cell's own bars (the board's one-line form has some) are escaped.
+        let cells: Vec<String> = row.iter().map(|cell| cell.replace('|', "\\|")).collect();
+        table.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    table
 }
 
 /// Everything `setoption` can change.
@@ -249,6 +288,28 @@ mod tests {
             assert!(lines.iter().any(|line| line == expected), "{expected} not in {lines:?}");
         }
         assert!(lines.iter().all(|line| !line.ends_with(' ')), "{lines:?}");
+    }
+
+    /// protocol.md's option table is the one the declarations make; with
+    /// `PODIUM_BLESS=1` the test writes it there instead of failing.
+    #[test]
+    fn protocol_md_declares_the_options_as_the_engine_does() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md");
+        let text = std::fs::read_to_string(path).expect("protocol.md");
+        let table = markdown_table(&Registry::builtin());
+        let start = text.find("| name | type | default | range | effect |").expect("an option table in protocol.md");
+        let end = text[start..].find("\n\n").map_or(text.len(), |length| start + length + 1);
+        if text[start..end] == table {
+            return;
+        }
+        if std::env::var_os("PODIUM_BLESS").is_some() {
+            std::fs::write(path, format!("{}{table}{}", &text[..start], &text[end..])).expect("protocol.md written");
+            return;
+        }
+        panic!(
+            "protocol.md's option table differs from the declarations (run with PODIUM_BLESS=1 to rewrite it):\n{}",
+            table
+        );
     }
 
     #[test]

@@ -37,24 +37,6 @@ impl Info {
             pv: report.pv.clone(),
         }
     }
-
-    /// The same data as one JSON object (for `podium analyse --json`).
-    pub fn to_json(&self) -> String {
-        let pv: Vec<String> = self.pv.iter().map(|mv| format!("\"{mv}\"")).collect();
-        format!(
-            "{{\"type\":\"info\",\"multipv\":{},\"depth\":{},\"seldepth\":{},\"score\":{},\"nodes\":{},\"nps\":{},\
-             \"hashfull\":{},\"time\":{},\"pv\":[{}]}}",
-            self.multipv.unwrap_or(1),
-            self.depth,
-            self.seldepth,
-            score_json(self.score),
-            self.nodes,
-            self.nps,
-            self.hashfull,
-            self.time.as_millis(),
-            pv.join(",")
-        )
-    }
 }
 
 /// `{"cp":35}` or `{"mate":-2}`.
@@ -169,23 +151,18 @@ pub fn search_and_report(
     BestMove { best: result.best_move, ponder }
 }
 
-/// The first move the game allows, for when the search has none to give.
-pub(super) fn first_legal_move(game: &dyn Session) -> Option<String> {
-    game.legal_moves().into_iter().next()
-}
-
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::games::pods::{Game, PodsSession, Position, Rotation, Rules, Variant};
-    use crate::games::poldr::{self, PoldrSession};
+    use crate::games::Registry;
 
-    fn start_game(variant: Variant) -> PodsSession {
-        let rules = Arc::new(Rules::default_for(variant));
-        let start = Position::start(&rules, Rotation::R0);
-        PodsSession::new(Game::new(rules, start))
+    /// The start of a game of the registry, with these settings.
+    fn start(game: &str, settings: &[(&str, &str)]) -> Box<dyn Session> {
+        Registry::builtin().select(Some(game), settings).expect("a game").setup.start()
+    }
+
+    fn start_game(variant: &str) -> Box<dyn Session> {
+        start("pods", &[("Variant", variant)])
     }
 
     #[test]
@@ -205,11 +182,6 @@ mod tests {
             info.to_string(),
             "info depth 3 seldepth 5 score mate -2 nodes 1234 nps 5678 hashfull 9 time 17 pv A@c3 B@d4"
         );
-        assert_eq!(
-            info.to_json(),
-            "{\"type\":\"info\",\"multipv\":1,\"depth\":3,\"seldepth\":5,\"score\":{\"mate\":-2},\"nodes\":1234,\"nps\":5678,\
-             \"hashfull\":9,\"time\":17,\"pv\":[\"A@c3\",\"B@d4\"]}"
-        );
     }
 
     /// Searches `game` and returns the result lines printed and the answer.
@@ -227,19 +199,20 @@ mod tests {
 
     #[test]
     fn a_search_stopped_at_once_still_reports_its_move() {
-        let game = start_game(Variant::Advanced);
+        let game = start_game("advanced");
         let signals = Signals::default();
         signals.stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        let (infos, answer) = search(&game, &Limits { infinite: true, ..Limits::default() }, &signals, 1);
+        let (infos, answer) = search(game.as_ref(), &Limits { infinite: true, ..Limits::default() }, &signals, 1);
         let best = answer.best.expect("a move");
-        assert!(game.clone().play(&best).is_ok());
+        assert!(game.box_clone().play(&best).is_ok());
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
 
     #[test]
     fn the_last_pv_starts_with_the_best_move_and_names_the_reply() {
-        let game = start_game(Variant::Standard);
-        let (infos, answer) = search(&game, &Limits { depth: Some(3), ..Limits::default() }, &Signals::default(), 1);
+        let game = start_game("standard");
+        let (infos, answer) =
+            search(game.as_ref(), &Limits { depth: Some(3), ..Limits::default() }, &Signals::default(), 1);
         assert_eq!(infos.len(), 3);
         let last = infos.last().unwrap();
         assert_eq!(last.pv.first(), answer.best.as_ref());
@@ -253,11 +226,11 @@ mod tests {
         // per finished iteration, and for an unfinished one only with the
         // move it found and that move's own score at that depth: depths
         // only grow, and the last line's move is the one played.
-        for variant in [Variant::Standard, Variant::Advanced] {
+        for variant in ["standard", "advanced"] {
             let game = start_game(variant);
             for nodes in (1..=12).map(|step| step * 7_919) {
                 let limits = Limits { nodes: Some(nodes), ..Limits::default() };
-                let (infos, answer) = search(&game, &limits, &Signals::default(), 1);
+                let (infos, answer) = search(game.as_ref(), &limits, &Signals::default(), 1);
                 assert!(infos.windows(2).all(|pair| pair[0].depth < pair[1].depth), "{nodes} nodes: {infos:?}");
                 assert_eq!(infos.last().unwrap().pv.first(), answer.best.as_ref(), "{nodes} nodes");
             }
@@ -266,8 +239,9 @@ mod tests {
 
     #[test]
     fn multipv_reports_distinct_best_lines_in_order_at_every_depth() {
-        let game = start_game(Variant::Standard);
-        let (infos, answer) = search(&game, &Limits { depth: Some(4), ..Limits::default() }, &Signals::default(), 3);
+        let game = start_game("standard");
+        let (infos, answer) =
+            search(game.as_ref(), &Limits { depth: Some(4), ..Limits::default() }, &Signals::default(), 3);
         assert_eq!(infos.len(), 12, "{infos:?}");
         for (depth, lines) in (1..=4).zip(infos.chunks(3)) {
             assert_eq!(
@@ -283,21 +257,21 @@ mod tests {
 
     #[test]
     fn searchmoves_confine_the_root_and_a_poldr_search_answers_a_legal_move() {
-        let game = PoldrSession::new(poldr::Position::start(6, 2, 16).unwrap());
+        let game = start("poldr", &[("Size", "6")]);
         let allowed = ["Pa1Mf6".to_string(), "Pb2Mb5".to_string()];
         let mut searcher = Searcher::new(1);
         let mut firsts = Vec::new();
         let limits = Limits { depth: Some(3), ..Limits::default() };
-        let answer = search_and_report(&mut searcher, &game, &limits, &allowed, &Signals::default(), |info| {
+        let answer = search_and_report(&mut searcher, game.as_ref(), &limits, &allowed, &Signals::default(), |info| {
             if let SearchInfo::Line(info) = info {
                 firsts.push(info.pv[0].clone())
             }
         });
         assert!(firsts.iter().all(|mv| allowed.contains(mv)), "{firsts:?}");
         assert!(allowed.contains(answer.best.as_ref().unwrap()));
-        let (infos, answer) = search(&game, &limits, &Signals::default(), 1);
+        let (infos, answer) = search(game.as_ref(), &limits, &Signals::default(), 1);
         let best = answer.best.expect("a move");
-        assert!(game.clone().play(&best).is_ok(), "{best}");
+        assert!(game.box_clone().play(&best).is_ok(), "{best}");
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
 }

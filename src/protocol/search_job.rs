@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::thread::{self, JoinHandle};
 
 use super::output::Output;
-use super::report::{BestMove, first_legal_move, search_and_report};
+use super::report::{BestMove, search_and_report};
 use crate::games::Session;
 use crate::search::{Limits, Searcher, Signals};
 
@@ -153,7 +153,7 @@ fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, sig
     let mut answer = searched.unwrap_or_else(|_| {
         log::error!("the search panicked: answering with the first legal move");
         output.line("info string error: internal error in the search");
-        BestMove { best: first_legal_move(game), ponder: None }
+        BestMove { best: game.legal_moves().into_iter().next(), ponder: None }
     });
     if !request.show_ponder {
         answer.ponder = None;
@@ -164,17 +164,17 @@ fn run(searcher: &mut Searcher, game: &dyn Session, request: &SearchRequest, sig
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::poldr::{self, PoldrSession};
+    use crate::games::Registry;
     use crate::protocol::output::MemorySink;
 
     #[test]
     fn a_search_thread_that_cannot_start_still_answers_with_a_legal_move() {
-        let game = PoldrSession::new(poldr::Position::start(5, 2, 16).unwrap());
+        let game = Registry::builtin().select(Some("poldr"), &[]).expect("POLD.R").setup.start();
         let sink = MemorySink::default();
         REFUSE_THREADS.store(true, Ordering::Relaxed);
         let request =
             SearchRequest { limits: Limits { infinite: true, ..Limits::default() }, ..SearchRequest::default() };
-        let job = SearchJob::start(Searcher::new(1), Box::new(game.clone()), request, Output::new(sink.clone()));
+        let job = SearchJob::start(Searcher::new(1), game.clone(), request, Output::new(sink.clone()));
         REFUSE_THREADS.store(false, Ordering::Relaxed);
         assert!(job.is_none());
         let lines = sink.take_lines();

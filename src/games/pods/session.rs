@@ -44,6 +44,10 @@ impl Session for PodsSession {
         self.game.position().to_string()
     }
 
+    fn key(&self) -> u64 {
+        self.game.position().hash()
+    }
+
     fn players(&self) -> usize {
         2
     }

@@ -46,7 +46,7 @@ impl GameType for Pods {
                 VARIANT,
                 Variant::ALL,
                 Variant::default(),
-                "the game played: standard (place only) or advanced (place or move; blocked pods come off)",
+                "the variant played, standard (place only) or advanced (place or move; blocked pods come off)",
             ),
             Parameter::combo(ROTATION, Rotation::ALL, Rotation::default(), "the board's rotation for `startpos`")
                 .for_start_only(),
@@ -55,7 +55,7 @@ impl GameType for Pods {
             Parameter::check(
                 PLACEMENT_LIBERTY,
                 false,
-                "advanced game: placements need a liberty, as in the standard game",
+                "in the advanced game, placements need a liberty, as in the standard game",
             ),
             Parameter::text(
                 EVAL_WEIGHTS,

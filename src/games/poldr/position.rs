@@ -551,6 +551,19 @@ impl Position {
         (key, symmetry)
     }
 
+    /// The position turned or reflected by symmetry `symmetry` (0 to 7, 0
+    /// the identity): the same game, with every piece moved.
+    pub fn transformed(&self, symmetry: usize) -> Position {
+        let geometry = self.geometry();
+        let map = |cell| geometry.transform(cell, symmetry, false);
+        let mut image = *self;
+        image.pawn = self.pawn.map(map);
+        image.markers = self.markers.map(|marker| marker.map(map));
+        image.bricks = self.bricks.map(|bricks| bricks.fold(Cells::EMPTY, |image, cell| image | map(cell).bit()));
+        image.hash = image.compute_hash();
+        image
+    }
+
     /// `mv` as seen through symmetry `symmetry` (or its inverse).
     pub fn transform_move(&self, mv: Move, symmetry: usize, inverse: bool) -> Move {
         let geometry = self.geometry();

@@ -49,6 +49,10 @@ impl Session for PoldrSession {
         self.position.to_string()
     }
 
+    fn key(&self) -> u64 {
+        self.position.hash()
+    }
+
     fn players(&self) -> usize {
         self.position.players()
     }

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::geometry::SYMMETRIES;
 use super::types::{MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE};
 use super::{PoldrSession, Position};
 use crate::games::Session;
@@ -80,6 +81,12 @@ impl GameSetup for PoldrSetup {
     /// Any position line: it carries its own size, players and reserves.
     fn session_at(&self, line: &str) -> Result<Box<dyn Session>, GameError> {
         Ok(Box::new(PoldrSession::new(line.parse::<Position>().map_err(GameError::new)?)))
+    }
+
+    /// The square board's turns and reflections.
+    fn symmetric_lines(&self, line: &str) -> Vec<String> {
+        let Ok(position) = line.parse::<Position>() else { return Vec::new() };
+        (1..SYMMETRIES).map(|symmetry| position.transformed(symmetry).to_string()).collect()
     }
 }
 
