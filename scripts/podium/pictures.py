@@ -23,8 +23,10 @@ import html
 import json
 import re
 
-from .boards import (HAND_STATE_CODES, board_data, board_points, board_svg, hand_slots, hand_state, svg_number,
-                     symbol_definitions, symbol_ids)
+from .boards import (HAND_STATE_CODES, POLDR_FILLS, board_data, board_points, board_svg, hand_slots, hand_state,
+                     svg_number, symbol_definitions, symbol_ids)
+from .clock import GameClock, parse_tc
+from .errors import UsageError
 from .notation import seat_to_move
 from .replay import PoldrBoard, PodsBoard, Replay
 from .stats import count_of, elo_basis, format_elo
@@ -32,6 +34,9 @@ from .summary import DEFAULT_SPRT, MatchSummary
 
 OPENING_NOTE = '<span class="opening">Grey moves</span> are the opening, not chosen by the engines.'
 PLOT_COLOURS = ("#7b3fb5", "#1b9e77", "#d95f02")  # engines: not the POLD.R seats' colours
+# The evaluation graph: one line from the first seat's view with two players (Pods: White's, dark),
+# one per seat, in its colour, with three.
+EVAL_COLOURS = {"pods": ("#333333",), "poldr": tuple(POLDR_FILLS.values())}
 POINT_IN_MOVE_RE = re.compile(r"[a-i][1-9]")
 
 
@@ -52,9 +57,9 @@ def match_page(replays: list[Replay], summary: MatchSummary, title: str | None =
 def _page(title: str, replays: list[Replay], summary: MatchSummary | None = None) -> str:
     boards = _distinct_boards(replays)
     sections = [_replays_viewer(replays, boards)]
-    if summary is not None:
+    if summary is not None:  # the viewer first, in sight; the figures and the games under it
         overview = f'<div class="overview">{summary_section(summary)}{score_plot_section(summary)}</div>'
-        sections = [overview, *sections, _game_list(replays)]
+        sections = [*sections, _game_list(replays), overview]
     data = {"games": [_game_data(replay, boards) for replay in replays],
             "boards": {board_id: board_data(board) for board, board_id in boards.items()},
             "symbols": symbol_ids(boards),
@@ -96,6 +101,7 @@ def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, 
 <h2 id="game-title">{_text(_game_title(first))}</h2>
 <p id="outcome">{_text(_outcome(first))}</p>
 <p id="status"></p>
+<p id="clocks" hidden></p>
 <p class="fen">Position: <code id="fen">{_text(first.positions[-1].fen)}</code></p>
 <div class="controls">
 <button type="button" data-step="first" title="start (Home)">&#xAB;</button>
@@ -106,6 +112,9 @@ def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, 
 <p class="keys">Keys: &#x2190; &#x2192; step, Home and End{", &#x2191; &#x2193; game" if len(replays) > 1 else ""}.
 {OPENING_NOTE if any(replay.opening_plies for replay in replays) else ""}</p>
 <div id="moves" role="list"></div>
+<figure id="eval" hidden><svg id="eval-graph" role="img" aria-label="the engines' evaluations, move by move"></svg>
+<figcaption id="eval-caption"></figcaption></figure>
+{legend_section(replays)}
 </div>
 </section>"""
 
@@ -137,7 +146,42 @@ def _game_data(replay: Replay, boards: dict[PodsBoard | PoldrBoard, str]) -> dic
         plies.append(entry)
     return {"number": replay.number, "game": replay.game, "board": boards[replay.board],
             "title": _game_title(replay), "outcome": _outcome(replay), "colours": list(replay.colours),
-            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies}
+            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies,
+            **engine_data(replay)}
+
+
+def engine_data(replay: Replay) -> dict:
+    """What the engines said of each move, for the move list, the evaluation graph and the clocks:
+    `movers` (the seat, from 0, that played each move), `info` (per move the record's score, depth,
+    nodes and time, None for the opening's moves and positions' moves), `clocks` (per ply each
+    seat's time left, in ms, under a clock `tc B+I`; None under any other limit) and
+    `evalColours` (the graph's line colours)."""
+    movers = [int(seat_to_move(position.fen)[1:]) - 1 for position in replay.positions[:len(replay.moves)]]
+    info = []
+    for index in range(len(replay.moves)):
+        given = replay.move_info[index] if index < len(replay.move_info) else None
+        info.append(None if not given else {key: given.get(key) for key in ("score", "depth", "nodes", "time_ms")})
+    return {"movers": movers, "info": info, "clocks": clock_readings(replay, movers, info),
+            "timeControl": replay.time_control, "evalColours": list(EVAL_COLOURS[replay.game])}
+
+
+def clock_readings(replay: Replay, movers: list[int], info: list[dict | None]) -> list[list[int]] | None:
+    """Each seat's clock after each ply (the start first), as the arbiter charged it: the time a
+    move took off its mover's clock, then the increment added. None when the game had no clock."""
+    if not replay.time_control or not replay.time_control.startswith("tc "):
+        return None
+    try:
+        control = parse_tc(replay.time_control[len("tc "):])
+    except UsageError:
+        return None
+    seats = tuple(range(len(replay.seats)))
+    clock = GameClock(control, 0, seats)
+    readings = [[control.base_ms] * len(seats)]
+    for mover, given in zip(movers, info):
+        if given and isinstance(given.get("time_ms"), (int, float)) and not clock.charge(mover, given["time_ms"]):
+            clock.remaining[mover] = 0.0  # out of time: the game ends here
+        readings.append([round(clock.remaining[seat]) for seat in seats])
+    return readings
 
 
 def _game_title(replay: Replay) -> str:
@@ -163,6 +207,64 @@ def _outcome(replay: Replay) -> str:
 def _winning_seat(replay: Replay) -> int:
     """POLD.R: the seat the record's result names, from 0 (p2win -> 1)."""
     return int(replay.result[1:-len("win")]) - 1
+
+
+# -- the legend
+
+
+def legend_section(replays: list[Replay]) -> str:
+    """What every mark of the page means: the board's (each game of the page), the move list's and
+    the evaluation graph's."""
+    games = {replay.game for replay in replays}
+    rows = []
+    if "pods" in games:
+        board = next(replay.board for replay in replays if isinstance(replay.board, PodsBoard))
+        pod = symbol_ids({board: ""})["pods"][board.letters[0]]
+        rows += [
+            (_key_svg(f'<circle class="spot" r="3"/><circle class="mark" r="16"/>', '<g data-last="true">'),
+             "a point of the last move (the point a pod was placed on, or left and reached)"),
+            (_key_svg(_hand_key(pod, "hand")), "a pod in its side&#x2019;s hand, yet to be placed"),
+            (_key_svg(_hand_key(pod, "board")), "faint: a pod of that hand now on the board"),
+            (_key_svg(_hand_key(pod, "out")), "faint and crossed out: a pod out of the game (removed, "
+                                                "advanced game)"),
+            (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
+             "the hand of the side to move"),
+        ]
+    if "poldr" in games:
+        rows += [
+            (_key_svg('<use href="#poldr-pawn"/>', scale=0.62), "the pawn, shared by the players"),
+            (_key_svg('<use href="#poldr-marker-b"/>', scale=0.62),
+             "a player&#x2019;s marker (B Blue, Y Yellow, R Red)"),
+            (_key_svg('<use href="#poldr-brick-b"/>', scale=0.62), "a player&#x2019;s brick, in its colour"),
+            (_key_svg('<rect class="square" x="-16" y="-16" width="32" height="32"/>'
+                      '<rect class="mark" x="-14" y="-14" width="28" height="28"/>', '<g class="cell" data-last="true">'),
+             "a cell of the last move (where the pawn or a marker went)"),
+            (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
+             "bricks left in each reserve; the player to move&#x2019;s is highlighted"),
+        ]
+    rows += [
+        ('<span class="minfo">+35 d6 0.10 s</span>', "beside a move: its engine&#x2019;s score from the "
+         "mover&#x2019;s view, in the evaluation&#x2019;s units (#3: wins in 3 of its own moves, #-3: loses), "
+         "the depth it reached and the time it took; the tooltip adds the nodes"),
+        ('<span class="opening">A@c3</span>', "a move of the opening, not chosen by the engines"),
+        ('<svg class="key" viewBox="-18 -12 36 24" width="30" height="20"><path class="eval-line" '
+         'stroke="#333" d="M-15 6L-5 -2L5 3L15 -7"/></svg>',
+         "the evaluation graph: with two players the first seat&#x2019;s view (up is good for it), with three "
+         "one line per player, each from its own view; a click on it shows that move"),
+    ]
+    items = "".join(f"<li>{key}<span>{text}</span></li>" for key, text in rows)
+    return f'<details id="legend" open><summary>Legend</summary><ul>{items}</ul></details>'
+
+
+def _key_svg(content: str, group: str = "<g>", scale: float = 1.0) -> str:
+    transform = f' transform="scale({scale:g})"' if scale != 1 else ""
+    return (f'<svg class="board key" viewBox="-20 -20 40 40" width="36" height="36" aria-hidden="true">'
+            f'{group[:-1]}{transform}>{content}</g></svg>')
+
+
+def _hand_key(pod: str, state: str) -> str:
+    return (f'<g class="hand-slot" data-state="{state}"><g transform="scale(0.62)"><use href="#{pod}"/></g>'
+            f'<path class="out-mark" d="M-12 -12L12 12M12 -12L-12 12"/></g>')
 
 
 # -- a match
@@ -274,37 +376,7 @@ def _script_json(data: dict) -> str:
 
 # -- the page's style and script
 
-STYLE = """
-body { font: 15px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #222; background: #fcfbf8; }
-h1 { font-size: 20px; margin: 0 0 12px; }
-h2 { font-size: 16px; margin: 0 0 8px; }
-section { margin-bottom: 20px; }
-.overview { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; }
-table { border-collapse: collapse; margin-bottom: 8px; }
-th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
-.figures th { font-weight: 600; }
-.shares th, .game-list th { border-bottom: 1px solid #bbb; }
-.legend { list-style: none; padding: 0; margin: 4px 0; display: flex; gap: 18px; }
-.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; border-radius: 2px; }
-.note, .keys { color: #666; font-size: 13px; }
-#score-plot .grid { stroke: #ddd; }
-#score-plot .even { stroke: #888; stroke-dasharray: 5 4; }
-#score-plot .score { fill: none; stroke-width: 2; }
-#score-plot .axis { font-size: 12px; fill: #555; }
-#viewer { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-.side { min-width: 300px; max-width: 460px; }
-.fen code { font-size: 13px; overflow-wrap: anywhere; }
-.controls button { font-size: 16px; min-width: 40px; }
-#moves { position: relative; display: grid; gap: 2px 18px; max-height: 420px; overflow-y: auto; align-items: baseline; }
-#moves .number, #moves .head { color: #777; font-size: 13px; }
-#moves a { color: #224; text-decoration: none; padding: 1px 4px; border-radius: 3px; }
-#moves a { font-family: ui-monospace, monospace; }
-#moves a:hover { background: #e8e4da; }
-#moves a.current { background: #f0b43c; color: #000; }
-#moves .start { grid-column: 1 / -1; }
-.opening, #moves a.opening { color: #999; font-style: italic; }
-.game-list { max-height: 360px; overflow-y: auto; display: inline-block; }
-.game-list tr.current { background: #f6e2b3; }
+BOARD_STYLE = """
 svg.definitions { position: absolute; }
 .board { display: block; max-width: 100%; height: auto; }
 .board .lines { stroke: #8d8068; stroke-width: 2.5; stroke-linecap: round; fill: none; }
@@ -312,6 +384,7 @@ svg.definitions { position: absolute; }
 .board .spot { fill: #8d8068; }
 .board .mark { fill: none; stroke: #f0a020; stroke-width: 3; display: none; }
 .board [data-last] .mark { display: inline; }
+.board .hit { fill: transparent; }
 .board .band { fill: #f1ede3; }
 .board .band[data-to-move] { fill: #fbe2a8; }
 .board .band-label, .board .reserve-label { font-size: 13px; fill: #555; }
@@ -335,16 +408,228 @@ svg.definitions { position: absolute; }
 .marker .letter { fill: #fff; font-size: 16px; paint-order: stroke; stroke: #0006; stroke-width: 2px; }
 .brick path { stroke: #0005; stroke-width: 1.5; fill: none; }
 .brick rect { stroke: #0008; stroke-width: 1.5; }
+.minfo { color: #667; font-size: 12px; white-space: nowrap; }
+.opening, #moves a.opening { color: #999; font-style: italic; }
+#eval { margin: 10px 0 0; }
+#eval-graph { display: block; width: 100%; max-width: 560px; height: auto; }
+#eval-graph .grid { stroke: #e4e0d6; }
+#eval-graph .zero { stroke: #aaa; }
+#eval-graph .axis { font-size: 10px; fill: #777; }
+#eval-graph .eval-dot { pointer-events: none; }
+.eval-line { fill: none; stroke-width: 2; stroke-linejoin: round; pointer-events: none; }
+#eval-graph .eval-cursor { stroke: #f0a020; stroke-width: 2; pointer-events: none; }
+#eval-graph .ply-band { fill: transparent; cursor: pointer; }
+#eval-graph .ply-band:hover { fill: #0000000d; }
+#eval-caption { color: #666; font-size: 12px; }
+#legend { font-size: 13px; color: #444; margin-top: 10px; }
+#legend summary { cursor: pointer; font-weight: 600; }
+#legend ul { list-style: none; padding: 0; margin: 6px 0; display: grid; grid-template-columns: max-content 1fr;
+             gap: 3px 10px; align-items: center; }
+#legend li { display: contents; }
+svg.key { display: inline-block; vertical-align: middle; }
 """
 
-SCRIPT = """
+PAGE_STYLE = """
+body { font: 15px/1.4 system-ui, sans-serif; margin: 12px 20px; color: #222; background: #fcfbf8; }
+h1 { font-size: 19px; margin: 0 0 8px; }
+h2 { font-size: 16px; margin: 0 0 8px; }
+section { margin-bottom: 20px; }
+p { margin: 0 0 6px; }
+.overview { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; }
+table { border-collapse: collapse; margin-bottom: 8px; }
+th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
+.figures th { font-weight: 600; }
+.shares th, .game-list th { border-bottom: 1px solid #bbb; }
+.legend { list-style: none; padding: 0; margin: 4px 0; display: flex; gap: 18px; }
+.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; border-radius: 2px; }
+.note, .keys { color: #666; font-size: 13px; }
+#score-plot .grid { stroke: #ddd; }
+#score-plot .even { stroke: #888; stroke-dasharray: 5 4; }
+#score-plot .score { fill: none; stroke-width: 2; }
+#score-plot .axis { font-size: 12px; fill: #555; }
+#viewer { display: flex; gap: 24px; align-items: flex-start; }
+.boards { flex: 0 1 auto; min-width: 0; }
+.boards .board { height: calc(100vh - 64px); min-height: 440px; width: auto; max-width: 100%; }
+.side { flex: 1 1 380px; min-width: 320px; max-width: 620px; }
+.fen code { font-size: 13px; overflow-wrap: anywhere; }
+#clocks { font-family: ui-monospace, monospace; font-size: 14px; }
+#clocks span { margin-right: 14px; padding: 1px 4px; border-radius: 3px; }
+#clocks span[data-to-move] { background: #fbe2a8; }
+.controls button { font-size: 16px; min-width: 40px; }
+#moves { position: relative; display: grid; gap: 2px 14px; max-height: 30vh; overflow-y: auto; align-items: baseline; }
+#moves .number, #moves .head { color: #777; font-size: 13px; }
+#moves a { color: #224; text-decoration: none; padding: 1px 4px; border-radius: 3px; }
+#moves a { font-family: ui-monospace, monospace; }
+#moves a:hover { background: #e8e4da; }
+#moves a.current { background: #f0b43c; color: #000; }
+#moves .start { grid-column: 1 / -1; }
+#moves .mv { white-space: nowrap; }
+.game-list { max-height: 360px; overflow-y: auto; display: inline-block; }
+.game-list tr.current { background: #f6e2b3; }
+"""
+
+STYLE = PAGE_STYLE + BOARD_STYLE
+
+# What the game pages and the analysis board (board.py) share: the engines' data of a move in
+# words, the clocks, and the evaluation graph (one line from the first seat's view with two
+# players, one per player with three), whose plies are bands a click picks.
+VIEWS_SCRIPT = """
+const PodiumViews = (function () {
+  "use strict";
+
+  // "cp 35" -> {cp: 35}; "mate -3" -> {mate: -3}; anything else -> null.
+  function parseScore(text) {
+    const found = typeof text === "string" ? /^(cp|mate) (-?\\d+)$/.exec(text) : null;
+    if (!found) return null;
+    return found[1] === "cp" ? {cp: Number(found[2])} : {mate: Number(found[2])};
+  }
+
+  function formatScore(text) {
+    const score = parseScore(text);
+    if (!score) return "";
+    if (score.mate !== undefined) return "#" + score.mate;
+    return (score.cp > 0 ? "+" : score.cp < 0 ? "\\u2212" : "") + Math.abs(score.cp);
+  }
+
+  function formatTime(ms) {
+    if (typeof ms !== "number") return "";
+    return ms < 1000 ? Math.round(ms) + " ms" : (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + " s";
+  }
+
+  function formatClock(ms) {
+    const left = Math.max(0, ms), minutes = Math.floor(left / 60000), seconds = (left - minutes * 60000) / 1000;
+    return minutes + ":" + (seconds < 10 ? "0" : "") + seconds.toFixed(1);
+  }
+
+  // Score, depth and time of a move, short: "+35 d6 0.10 s".
+  function formatInfo(info) {
+    if (!info) return "";
+    const parts = [];
+    if (info.score) parts.push(formatScore(info.score));
+    if (typeof info.depth === "number") parts.push("d" + info.depth);
+    if (typeof info.time_ms === "number") parts.push(formatTime(info.time_ms));
+    return parts.join(" ");
+  }
+
+  function describeInfo(info) {
+    if (!info) return "";
+    const parts = [];
+    if (info.score) parts.push("score " + formatScore(info.score) + " (mover's view)");
+    if (typeof info.depth === "number") parts.push("depth " + info.depth);
+    if (typeof info.nodes === "number") parts.push(info.nodes + " nodes");
+    if (typeof info.time_ms === "number") parts.push(formatTime(info.time_ms));
+    return parts.join(", ");
+  }
+
+  // A score as a height from -1 (lost) to 1 (won): +-400 is half way.
+  function height(text) {
+    const score = parseScore(text);
+    if (!score) return null;
+    if (score.mate !== undefined) return score.mate > 0 ? 1 : -1;
+    return score.cp / (Math.abs(score.cp) + 400);
+  }
+
+  function element(parent, tag, attributes, text) {
+    const made = document.createElementNS(parent.namespaceURI, tag);  // the SVG's, named by no address here
+    for (const name in attributes) made.setAttribute(name, attributes[name]);
+    if (text !== undefined) made.textContent = text;
+    parent.appendChild(made);
+    return made;
+  }
+
+  // The series of a game: with two players one, the first seat's view; with three, one per seat.
+  function series(game) {
+    const seats = game.colours.length;
+    const lines = (seats === 2 ? [0] : game.colours.map(function (_, seat) { return seat; }))
+        .map(function (seat) { return {seat: seat, points: []}; });
+    game.moves.forEach(function (_, index) {
+      const info = game.info[index];
+      const value = info ? height(info.score) : null;
+      if (value === null) return;
+      const mover = game.movers[index];
+      if (seats === 2) lines[0].points.push([index + 1, mover === 0 ? value : -value]);
+      else lines[mover].points.push([index + 1, value]);
+    });
+    return lines.filter(function (line) { return line.points.length > 0; });
+  }
+
+  // Draws the graph of a game into svg; onPick(ply) is called when a ply is clicked. Returns
+  // {mark: function (ply)}, which moves the cursor, or null when the game has no scores.
+  function drawEvalGraph(svg, game, onPick) {
+    const width = 460, height_ = 150, left = 40, right = 8, top = 8, bottom = 20;
+    const plotWidth = width - left - right, plotHeight = height_ - top - bottom;
+    const plies = game.moves.length;
+    const lines = series(game);
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", "0 0 " + width + " " + height_);
+    svg.dataset.plies = plies;
+    if (!lines.length) return null;
+    const step = plotWidth / Math.max(plies, 1);
+    const x = function (ply) { return left + ply * step; };
+    const y = function (value) { return top + (1 - value) / 2 * plotHeight; };
+    [[1, "#"], [0.5, "+400"], [0, "0"], [-0.5, "\\u2212400"], [-1, "\\u2212#"]].forEach(function (tick) {
+      element(svg, "line", {"class": tick[0] === 0 ? "zero" : "grid", x1: left, x2: width - right,
+                            y1: y(tick[0]), y2: y(tick[0])});
+      element(svg, "text", {"class": "axis", x: left - 4, y: y(tick[0]) + 3, "text-anchor": "end"}, tick[1]);
+    });
+    [0, Math.round(plies / 2), plies].forEach(function (ply) {
+      element(svg, "text", {"class": "axis", x: x(ply), y: height_ - 6, "text-anchor": "middle"}, String(ply));
+    });
+    const cursor = element(svg, "line", {"class": "eval-cursor", y1: top, y2: top + plotHeight, x1: left, x2: left});
+    lines.forEach(function (line) {
+      const colour = game.evalColours[line.seat] || "#333";
+      const points = line.points.map(function (point) { return x(point[0]).toFixed(1) + "," + y(point[1]).toFixed(1); });
+      element(svg, "polyline", {"class": "eval-line", "data-seat": line.seat, "data-colour": game.colours[line.seat],
+                                stroke: colour, points: points.join(" ")});
+      line.points.forEach(function (point) {
+        element(svg, "circle", {"class": "eval-dot", cx: x(point[0]), cy: y(point[1]), r: 2.2, fill: colour});
+      });
+    });
+    for (let ply = 0; ply <= plies; ply++) {
+      const band = element(svg, "rect", {"class": "ply-band", "data-ply": ply, x: x(ply) - step / 2, y: top,
+                                         width: step, height: plotHeight});
+      element(band, "title", {}, ply === 0 ? "start" : "after " + game.moves[ply - 1]);
+      band.addEventListener("click", function () { onPick(ply); });
+    }
+    return {mark: function (ply) { cursor.setAttribute("x1", x(ply)); cursor.setAttribute("x2", x(ply)); }};
+  }
+
+  function caption(game) {
+    if (game.colours.length === 2) {
+      return "The engines' evaluation from " + game.colours[0] + "'s view: up is good for " + game.colours[0] +
+          " (+400 half way, # a forced win). Click the graph to go to a move.";
+    }
+    return "Each player's evaluation of its own moves, from its own view, in its colour (+400 half way, # a " +
+        "forced win). Click the graph to go to a move.";
+  }
+
+  // The clocks at a ply: "White 0:58.3  Black 0:57.9", the one to move marked.
+  function showClocks(container, game, ply, toMove) {
+    container.replaceChildren();
+    container.hidden = !game.clocks;
+    if (!game.clocks) return;
+    game.colours.forEach(function (colour, seat) {
+      const span = document.createElement("span");
+      span.textContent = colour + " " + formatClock(game.clocks[ply][seat]);
+      span.dataset.seat = seat;
+      if (seat === toMove) span.dataset.toMove = "true";
+      container.appendChild(span);
+    });
+  }
+
+  return {parseScore: parseScore, formatScore: formatScore, formatInfo: formatInfo, describeInfo: describeInfo,
+          formatTime: formatTime, drawEvalGraph: drawEvalGraph, caption: caption, showClocks: showClocks};
+})();
+"""
+
+SCRIPT = VIEWS_SCRIPT + """
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("podium-data").textContent);
   const viewer = document.getElementById("viewer");
   const movesList = document.getElementById("moves");
   const gameIndex = new Map(data.games.map((game, index) => [String(game.number), index]));
-  const state = {game: 0, ply: 0, listed: -1};
+  const state = {game: 0, ply: 0, listed: -1, graph: null};
 
   function lastPly(game) { return data.games[game].plies.length - 1; }
 
@@ -391,23 +676,23 @@ SCRIPT = """
     }
   }
 
-  // One row per round of turns: its number, then one move per seat.
+  // One row per round of turns: its number, then one move per seat, with what its engine said.
   function listMoves(index) {
     const game = data.games[index];
     const seats = game.colours.length;
     movesList.replaceChildren();
     movesList.style.gridTemplateColumns = "2.5em repeat(" + seats + ", max-content)";
-    const cell = function (tag, className, text) {
+    const cell = function (tag, className, text, parent) {
       const element = document.createElement(tag);
       element.className = className;
       element.textContent = text;
-      movesList.appendChild(element);
+      (parent || movesList).appendChild(element);
       return element;
     };
     cell("span", "head", "");
     game.colours.forEach(function (colour) { cell("span", "head", colour); });
-    const link = function (ply, text, className) {
-      const element = cell("a", "move " + className, text);
+    const link = function (ply, text, className, parent) {
+      const element = cell("a", "move " + className, text, parent);
       element.href = hashFor(index, ply);
       element.dataset.ply = ply;
       element.setAttribute("role", "listitem");
@@ -421,9 +706,21 @@ SCRIPT = """
         cell("span", "number", String(Math.floor((skipped + moveIndex) / seats) + 1) + ".");
         for (let blank = 0; moveIndex === 0 && blank < column; blank++) cell("span", "blank", "");
       }
-      const played = link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
-      if (game.notes[moveIndex]) played.title = game.notes[moveIndex];  // the engine's score, depth, nodes, time
+      const box = cell("span", "mv", "");
+      const played = link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played", box);
+      const info = game.info[moveIndex];
+      if (info) {
+        cell("span", "minfo", " " + PodiumViews.formatInfo(info), box);
+        played.title = PodiumViews.describeInfo(info);  // and the nodes
+      } else if (game.notes[moveIndex]) {
+        played.title = game.notes[moveIndex];
+      }
     });
+    const figure = document.getElementById("eval");
+    state.graph = PodiumViews.drawEvalGraph(document.getElementById("eval-graph"), game,
+                                            function (ply) { go(index, ply); });
+    figure.hidden = !state.graph;
+    document.getElementById("eval-caption").textContent = state.graph ? PodiumViews.caption(game) : "";
     state.listed = index;
   }
 
@@ -451,6 +748,8 @@ SCRIPT = """
     document.getElementById("status").textContent = "Ply " + ply + " of " + lastPly(index) + ". " +
         (position.over ? "Game over: " + position.over : "To move: " + position.turn);
     document.getElementById("fen").textContent = position.fen;
+    PodiumViews.showClocks(document.getElementById("clocks"), game, ply, position.toMove);
+    if (state.graph) state.graph.mark(ply);
     for (const link of movesList.querySelectorAll("a.move")) {
       const current = Number(link.dataset.ply) === ply;
       link.classList.toggle("current", current);
