@@ -45,7 +45,7 @@ POINT_IN_MOVE_RE = re.compile(r"[a-i][1-9]")
 
 def game_page(replay: Replay, title: str | None = None) -> str:
     """The page of one game, or of a position and moves from it."""
-    return _page(title or _game_title(replay), [replay])
+    return _page(title or game_title(replay), [replay])
 
 
 def match_page(replays: list[Replay], summary: MatchSummary, title: str | None = None) -> str:
@@ -98,8 +98,8 @@ def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, 
     return f"""<section id="viewer" data-game="{first.number or ''}" data-ply="{len(first.moves)}">
 <div class="boards">{"".join(frames)}</div>
 <div class="side">
-<h2 id="game-title">{_text(_game_title(first))}</h2>
-<p id="outcome">{_text(_outcome(first))}</p>
+<h2 id="game-title">{_text(game_title(first))}</h2>
+<p id="outcome">{_text(game_outcome(first))}</p>
 <p id="status"></p>
 <p id="clocks" hidden></p>
 <p class="fen">Position: <code id="fen">{_text(first.positions[-1].fen)}</code></p>
@@ -145,7 +145,7 @@ def _game_data(replay: Replay, boards: dict[PodsBoard | PoldrBoard, str]) -> dic
             entry["reserves"] = position.reserves
         plies.append(entry)
     return {"number": replay.number, "game": replay.game, "board": boards[replay.board],
-            "title": _game_title(replay), "outcome": _outcome(replay), "colours": list(replay.colours),
+            "title": game_title(replay), "outcome": game_outcome(replay), "colours": list(replay.colours),
             "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies,
             **engine_data(replay)}
 
@@ -184,13 +184,13 @@ def clock_readings(replay: Replay, movers: list[int], info: list[dict | None]) -
     return readings
 
 
-def _game_title(replay: Replay) -> str:
+def game_title(replay: Replay) -> str:
     if replay.number is not None:
         return f"Game {replay.number}: {' vs '.join(replay.seats)}"
     return "Position" + (f" and {count_of(len(replay.moves), 'move')}" if replay.moves else "")
 
 
-def _outcome(replay: Replay) -> str:
+def game_outcome(replay: Replay) -> str:
     """Who sat where and how the game ended, as its record says."""
     seating = ", ".join(f"{colour} {name}" for colour, name in zip(replay.colours, replay.seats) if colour != name)
     if replay.result is None:
@@ -215,10 +215,22 @@ def _winning_seat(replay: Replay) -> int:
 def legend_section(replays: list[Replay]) -> str:
     """What every mark of the page means: the board's (each game of the page), the move list's and
     the evaluation graph's."""
-    games = {replay.game for replay in replays}
+    boards = {replay.game: replay.board for replay in reversed(replays)}
+    rows = [*board_legend_rows(boards), MOVE_DATA_KEY, OPENING_KEY, EVAL_GRAPH_KEY]
+    return legend_html(rows)
+
+
+def legend_html(rows: list[tuple[str, str]]) -> str:
+    items = "".join(f"<li>{key}<span>{text}</span></li>" for key, text in rows)
+    return f'<details id="legend" open><summary>Legend</summary><ul>{items}</ul></details>'
+
+
+def board_legend_rows(boards: dict[str, PodsBoard | PoldrBoard]) -> list[tuple[str, str]]:
+    """(key, words) for each mark of the boards of these games (game -> its board): the keys are
+    drawn with the page's own piece definitions."""
     rows = []
-    if "pods" in games:
-        board = next(replay.board for replay in replays if isinstance(replay.board, PodsBoard))
+    if "pods" in boards:
+        board = boards["pods"]
         pod = symbol_ids({board: ""})["pods"][board.letters[0]]
         rows += [
             (_key_svg(f'<circle class="spot" r="3"/><circle class="mark" r="16"/>', '<g data-last="true">'),
@@ -230,30 +242,30 @@ def legend_section(replays: list[Replay]) -> str:
             (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
              "the hand of the side to move"),
         ]
-    if "poldr" in games:
+    if "poldr" in boards:
         rows += [
             (_key_svg('<use href="#poldr-pawn"/>', scale=0.62), "the pawn, shared by the players"),
             (_key_svg('<use href="#poldr-marker-b"/>', scale=0.62),
              "a player&#x2019;s marker (B Blue, Y Yellow, R Red)"),
             (_key_svg('<use href="#poldr-brick-b"/>', scale=0.62), "a player&#x2019;s brick, in its colour"),
             (_key_svg('<rect class="square" x="-16" y="-16" width="32" height="32"/>'
-                      '<rect class="mark" x="-14" y="-14" width="28" height="28"/>', '<g class="cell" data-last="true">'),
+                      '<rect class="mark" x="-14" y="-14" width="28" height="28"/>',
+                      '<g class="cell" data-last="true">'),
              "a cell of the last move (where the pawn or a marker went)"),
             (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
              "bricks left in each reserve; the player to move&#x2019;s is highlighted"),
         ]
-    rows += [
-        ('<span class="minfo">+35 d6 0.10 s</span>', "beside a move: its engine&#x2019;s score from the "
-         "mover&#x2019;s view, in the evaluation&#x2019;s units (#3: wins in 3 of its own moves, #-3: loses), "
-         "the depth it reached and the time it took; the tooltip adds the nodes"),
-        ('<span class="opening">A@c3</span>', "a move of the opening, not chosen by the engines"),
-        ('<svg class="key" viewBox="-18 -12 36 24" width="30" height="20"><path class="eval-line" '
-         'stroke="#333" d="M-15 6L-5 -2L5 3L15 -7"/></svg>',
-         "the evaluation graph: with two players the first seat&#x2019;s view (up is good for it), with three "
-         "one line per player, each from its own view; a click on it shows that move"),
-    ]
-    items = "".join(f"<li>{key}<span>{text}</span></li>" for key, text in rows)
-    return f'<details id="legend" open><summary>Legend</summary><ul>{items}</ul></details>'
+    return rows
+
+
+MOVE_DATA_KEY = ('<span class="minfo">+35 d6 0.10 s</span>', "beside a move: its engine&#x2019;s score from the "
+                 "mover&#x2019;s view, in the evaluation&#x2019;s units (#3: wins in 3 of its own moves, #-3: "
+                 "loses), the depth it reached and the time it took; the tooltip adds the nodes")
+OPENING_KEY = ('<span class="opening">A@c3</span>', "a move of the opening, not chosen by the engines")
+EVAL_GRAPH_KEY = ('<svg class="key" viewBox="-18 -12 36 24" width="30" height="20"><path class="eval-line" '
+                  'stroke="#333" d="M-15 6L-5 -2L5 3L15 -7"/></svg>',
+                  "the evaluation graph: with two players the first seat&#x2019;s view (up is good for it), with "
+                  "three one line per player, each from its own view; a click on it shows that move")
 
 
 def _key_svg(content: str, group: str = "<g>", scale: float = 1.0) -> str:
@@ -578,7 +590,9 @@ const PodiumViews = (function () {
     const cursor = element(svg, "line", {"class": "eval-cursor", y1: top, y2: top + plotHeight, x1: left, x2: left});
     lines.forEach(function (line) {
       const colour = game.evalColours[line.seat] || "#333";
-      const points = line.points.map(function (point) { return x(point[0]).toFixed(1) + "," + y(point[1]).toFixed(1); });
+      const points = line.points.map(function (point) {
+        return x(point[0]).toFixed(1) + "," + y(point[1]).toFixed(1);
+      });
       element(svg, "polyline", {"class": "eval-line", "data-seat": line.seat, "data-colour": game.colours[line.seat],
                                 stroke: colour, points: points.join(" ")});
       line.points.forEach(function (point) {
