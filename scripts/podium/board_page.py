@@ -172,8 +172,8 @@ BOARD_JS = VIEWS_SCRIPT + """
   "use strict";
   const $ = function (id) { return document.getElementById(id); };
   const LINE_COLOURS = {pods: ["#2a7d4f", "#7b3fb5"], poldr: ["#2f6fd6", "#c99a00", "#d63a31"]};
-  const app = {session: null, state: null, selection: [], lines: new Map(), run: -1, fen: null, busy: false,
-               events: null, records: [], queue: Promise.resolve()};
+  const app = {session: null, state: null, selection: [], lines: new Map(), run: -1, busy: false, events: null,
+               records: [], queue: Promise.resolve(), early: []};
 
   // -- talking to the server
 
@@ -303,6 +303,10 @@ BOARD_JS = VIEWS_SCRIPT + """
     showLines();
     showAnalysis();
     highlight();
+    // lines of this search that came by the events stream before this answer
+    const early = app.early.filter(function (event) { return event.run === app.run; });
+    app.early = app.early.filter(function (event) { return event.run > app.run; });
+    early.forEach(onEvent);
   }
 
   function showSetup(setup) {
@@ -490,6 +494,11 @@ BOARD_JS = VIEWS_SCRIPT + """
   }
 
   function onEvent(event) {
+    if (event.run > app.run) {  // a search whose start the page has not heard of yet: kept for it
+      app.early.push(event);
+      if (app.early.length > 500) app.early.shift();
+      return;
+    }
     if (event.run !== app.run) return;  // a search of another position
     if (event.type === "line") {
       app.lines.set(event.multipv, event);

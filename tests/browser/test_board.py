@@ -225,6 +225,16 @@ class AnalysisBoard(unittest.TestCase):
         self.wait_for_fen(self.referee.after(start, moves[:-2])[0], "a move taken back by the button")
         self.press("\ue014")  # ArrowRight
         self.wait_for_fen(self.referee.after(start, moves[:-1])[0], "a move replayed by the right arrow")
+        # the position line copied, pasted back: the same position
+        copied = self.fen()
+        self.find("#copy-fen").click()
+        wait_for(lambda: self.find("#copy-fen").text == "Copied", "the copy button to say it copied")
+        field = self.find("#position-input")
+        field.clear()
+        field.click()
+        from selenium.webdriver.common.keys import Keys
+        field.send_keys(Keys.CONTROL, "v")
+        self.assertEqual(field.get_attribute("value"), copied, "the clipboard holds the position line")
         # another move from here replaces the rest of the line
         _, legal = self.referee.after(start, moves[:-1])
         other = next(move for move in legal if move != moves[-1])
