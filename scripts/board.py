@@ -18,7 +18,7 @@ import shlex
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the checkout's podium package first
-from podium.board import serve, stderr_log  # noqa: E402
+from podium.board_server import serve, stderr_log  # noqa: E402
 from podium.errors import PodiumError  # noqa: E402
 
 

@@ -18,51 +18,38 @@ from the page reaches a shell or a file path. The page's live lines come by Serv
 when the page goes (its events stream breaks, or it says goodbye as it unloads), its search stops
 and its engine is closed.
 
+This module holds the sessions; board_notation.py the paths and marks and the checks of what a
+page sends; board_server.py the web server; board_page.py and board_script.py the page.
+
 Python 3.11 standard library only."""
 
 from __future__ import annotations
 
-import json
 import os
 import queue
 import re
 import secrets
-import sys
 import threading
 import time
-import traceback
 from dataclasses import dataclass
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable, Sequence
-from urllib.parse import parse_qs, urlsplit
+from typing import Sequence
 
-from .board_page import BOARD_CSS, BOARD_HTML, BOARD_JS
+from .board_notation import BoardError, click_paths, line_drawing, pasted_position
 from .boards import board_svg, symbol_definitions
 from .client import AnalysisStream, Engine
 from .errors import EngineError, EngineFault, PodiumError
-from .notation import ANY_MOVE_RE, POLDR_SIDES, fen_fields, is_poldr_position, players_of, seat_to_move
+from .notation import fen_fields, is_poldr_position, players_of, seat_to_move
 from .pictures import (EVAL_GRAPH_KEY, MOVE_DATA_KEY, OPENING_KEY, POINT_IN_MOVE_RE, board_legend_rows,
                        engine_data, game_outcome, game_title, legend_html)
-from .records import load_records, record_engines
-from .replay import (SEAT_COLOURS, PoldrBoard, PodsBoard, Position, board_lines, default_engine_command, pod_set,
-                     read_position, record_number, replay_record)
+from .records import record_engines
+from .replay import (SEAT_COLOURS, PoldrBoard, PodsBoard, Position, board_lines, pod_set, read_position,
+                     record_number, replay_record)
 
 GAMES = ("standard", "advanced", "poldr")  # what `newgame` selects
 ROTATIONS = (0, 90, 180, 270)
 SESSION_RE = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
-POSITION_CHARS_RE = re.compile(r"^[A-Za-z0-9/,\- ]+$")  # the characters of both games' position lines
-LONGEST_BODY = 64 * 1024  # bytes of a request's JSON
-LONGEST_POSITION = 600  # characters of a pasted position line (a 9 x 9 POLD.R line is under 100)
-MOST_MOVES = 2000  # moves pasted after a position
 MOST_LINES = 8  # MultiPV
-PV_DRAWN = 4  # moves of the best line drawn on the board
-HEARTBEAT = 2.0  # seconds between two messages of an events stream, so a page gone is noticed
 STOP_WAIT = 5.0  # seconds for a stopped search to give its bestmove before the engine is restarted
-
-
-class BoardError(PodiumError):
-    """What the page asked cannot be done: the message says why, on the page."""
 
 
 @dataclass
@@ -96,138 +83,6 @@ class RecordGame:
     number: int
     moves: list[str]
     view: dict  # for the page: title, outcome, colours, openingPlies, movers, info, clocks, evalColours
-
-
-# -- the moves as paths of clicks
-
-
-def click_paths(fen: str, pieces: dict[str, str], moves: Sequence[str]) -> list[dict]:
-    """Each legal move with the tokens to click to play it (see the module's docstring). Read from
-    the notation alone: where the pawn and the mover's marker stand is on the board drawn."""
-    paths = []
-    if is_poldr_position(fen):
-        side = fen_fields(fen)[1]
-        pawn = _source(pieces, "P", "pawn")
-        marker = _source(pieces, side.upper(), "marker")
-        for move in moves:
-            if move == "pass":
-                path = ["pass"]
-            else:
-                found = re.fullmatch(r"(?:[Pp]([a-i][1-9]))?(?:[Mm]([a-i][1-9]))?", move)
-                pawn_to, marker_to = found.groups() if found else (None, None)
-                if pawn_to and marker_to:  # the game's first turn: the pawn, then the marker
-                    path = [pawn, f"pt:{pawn_to}", f"pt:{marker_to}"]
-                elif pawn_to:
-                    path = [pawn, f"pt:{pawn_to}"]
-                elif marker_to:
-                    path = [marker, f"pt:{marker_to}"]
-                else:
-                    continue  # not a move this board knows how to click: left out
-            paths.append({"move": move, "path": path})
-        return paths
-    white = fen_fields(fen)[1] == "w"
-    for move in moves:
-        if "@" in move:
-            letter, point = move.split("@")
-            paths.append({"move": move, "path": [f"pod:{letter.upper() if white else letter.lower()}", f"pt:{point}"]})
-        else:
-            paths.append({"move": move, "path": [f"pt:{move[:2]}", f"pt:{move[2:]}"]})
-    return paths
-
-
-def _source(pieces: dict[str, str], piece: str, off_board: str) -> str:
-    """The token that picks a POLD.R piece: its cell, or its own token while it is not on the board."""
-    return next((f"pt:{point}" for point, standing in pieces.items() if standing == piece), off_board)
-
-
-def line_drawing(fen: str, pieces: dict[str, str], pv: Sequence[str], limit: int = PV_DRAWN) -> list[dict]:
-    """The first moves of a line as marks to draw: {"n": 1, "seat": 0, "from": "c3", "to": "c5",
-    "piece": "A"}, no "from" for a piece put on the board, {"pass": true} for a pass. Where the pawn
-    and the markers go is followed along the line; nothing else is (no rules here)."""
-    marks = []
-    if is_poldr_position(fen):
-        players = players_of(fen)
-        first = POLDR_SIDES.index(fen_fields(fen)[1])
-        places = {piece: point for point, piece in pieces.items() if piece in "PBYR"}
-        for index, move in enumerate(pv[:limit]):
-            seat = (first + index) % players
-            if move == "pass":
-                marks.append({"n": index + 1, "seat": seat, "pass": True})
-                continue
-            found = re.fullmatch(r"(?:[Pp]([a-i][1-9]))?(?:[Mm]([a-i][1-9]))?", move)
-            if not found:
-                break
-            for piece, target in (("P", found.group(1)), ("BYR"[seat], found.group(2))):
-                if target:
-                    mark = {"n": index + 1, "seat": seat, "to": target, "piece": piece}
-                    if piece in places:
-                        mark["from"] = places[piece]
-                    places[piece] = target
-                    marks.append(mark)
-        return marks
-    first = 0 if fen_fields(fen)[1] == "w" else 1
-    for index, move in enumerate(pv[:limit]):
-        seat = (first + index) % 2
-        if "@" in move:
-            letter = move[0].upper() if seat == 0 else move[0].lower()
-            marks.append({"n": index + 1, "seat": seat, "to": move[2:4], "piece": letter})
-        else:
-            marks.append({"n": index + 1, "seat": seat, "from": move[:2], "to": move[2:4]})
-    return marks
-
-
-# -- what the page sends, checked
-
-
-def text_field(body: dict, name: str, longest: int) -> str:
-    value = body.get(name)
-    if not isinstance(value, str):
-        raise BoardError(f"{name}: expected a text")
-    if len(value) > longest:
-        raise BoardError(f"{name}: longer than {longest} characters")
-    return value
-
-
-def whole_field(body: dict, name: str, low: int, high: int) -> int:
-    value = body.get(name)
-    if type(value) is not int or not low <= value <= high:
-        raise BoardError(f"{name}: expected a whole number from {low} to {high}")
-    return value
-
-
-def choice_field(body: dict, name: str, choices: Sequence) -> object:
-    value = body.get(name)
-    if value not in choices or isinstance(value, bool):
-        raise BoardError(f"{name}: expected one of {', '.join(str(choice) for choice in choices)}")
-    return value
-
-
-def pasted_position(text: str) -> tuple[str, list[str]]:
-    """A pasted position line, optionally followed by `moves ...` (and after `position` or `fen`,
-    as the protocol writes them): (the line with single spaces, the moves). Only the shape is checked
-    here; what the line says is the engine's to judge."""
-    words = text.split()  # line breaks and tabs go: the engine is sent one line
-    if not words:
-        raise BoardError("paste a position line first")
-    if words[0] == "position":
-        words = words[1:]
-    if words[:1] == ["fen"]:
-        words = words[1:]
-    moves: list[str] = []
-    if "moves" in words:
-        at = words.index("moves")
-        words, moves = words[:at], words[at + 1:]
-    line = " ".join(words)
-    if len(words) not in (5, 6):
-        raise BoardError(f"a position line has 5 fields (Pods) or 6 (POLD.R), not {len(words)}: {line[:80]!r}")
-    if not POSITION_CHARS_RE.match(line):
-        raise BoardError("a position line is made of letters, digits, '/', ',' and '-' alone")
-    if len(moves) > MOST_MOVES:
-        raise BoardError(f"at most {MOST_MOVES} moves after a position")
-    for move in moves:
-        if not ANY_MOVE_RE.match(move):
-            raise BoardError(f"{move[:20]!r} is not a move of Pods or POLD.R")
-    return line, moves
 
 
 # -- one page's board and engine
@@ -618,245 +473,3 @@ class Sessions:
                               "label": f"Game {record_number(record)}: {seats}, {record['result']} ({plies} plies)"})
             listed.append({"file": file, "name": os.path.basename(path), "games": games})
         return listed
-
-
-# -- the web server
-
-
-class BoardServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], sessions: Sessions, log: Callable[[str], None] | None = None):
-        self.sessions = sessions
-        self.log = log or (lambda message: None)
-        self.closing = threading.Event()
-        super().__init__(address, BoardHandler)
-        host, port = self.server_address[:2]
-        self.loopback = host in ("127.0.0.1", "::1", "localhost") or host.startswith("127.")
-        names = {host, "127.0.0.1", "localhost", "[::1]"} if self.loopback else set()
-        self.allowed_hosts = {f"{name}:{port}" for name in names}
-        self._reaper = threading.Thread(target=self._reap, name="board reaper", daemon=True)
-        self._reaper.start()
-
-    @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-
-    def _reap(self) -> None:
-        while not self.closing.wait(5.0):
-            try:
-                self.sessions.reap()
-            except Exception:  # noqa: BLE001 - the reaper must outlive any one session's trouble
-                self.log(traceback.format_exc())
-
-    def shutdown(self) -> None:
-        self.closing.set()
-        self.sessions.close_all()
-        super().shutdown()
-
-
-class BoardHandler(BaseHTTPRequestHandler):
-    server: BoardServer
-    server_version = "PodiumBoard"
-    sys_version = ""
-
-    STATIC = {"/": ("text/html; charset=utf-8", BOARD_HTML), "/board.js": ("text/javascript; charset=utf-8", BOARD_JS),
-              "/board.css": ("text/css; charset=utf-8", BOARD_CSS)}
-    ACTIONS = ("session", "new", "position", "move", "goto", "analysis", "record", "close", "state")
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
-        self.server.log(f"{self.address_string()} {format % args}")
-
-    # -- answers
-
-    def _headers(self, status: int, content_type: str, length: int | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        if length is not None:
-            self.send_header("Content-Length", str(length))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Referrer-Policy", "no-referrer")
-        self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; "
-                         "script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-                         "frame-ancestors 'none'")
-        self.end_headers()
-
-    def _send(self, status: int, content_type: str, body: bytes) -> None:
-        self._headers(status, content_type, len(body))
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def _json(self, status: int, answer: dict) -> None:
-        self._send(status, "application/json", json.dumps(answer).encode("utf-8"))
-
-    def _refuse(self, status: int, message: str) -> None:
-        self._json(status, {"ok": False, "error": message})
-
-    def _host_allowed(self) -> bool:
-        """On loopback, only pages of this server: another site's page cannot reach it through a
-        name of its own that points here."""
-        if not self.server.loopback:
-            return True
-        return self.headers.get("Host", "") in self.server.allowed_hosts
-
-    # -- requests
-
-    def do_GET(self) -> None:  # noqa: N802 - the base class's name
-        if not self._host_allowed():
-            return self._refuse(HTTPStatus.MISDIRECTED_REQUEST, "unknown host")
-        url = urlsplit(self.path)
-        if url.path in self.STATIC:
-            content_type, text = self.STATIC[url.path]
-            return self._send(HTTPStatus.OK, content_type, text.encode("utf-8"))
-        if url.path == "/api/events":
-            return self._events(parse_qs(url.query).get("session", [""])[0])
-        if url.path == "/favicon.ico":
-            return self._send(HTTPStatus.NO_CONTENT, "text/plain", b"")
-        return self._refuse(HTTPStatus.NOT_FOUND, "not found")
-
-    def do_POST(self) -> None:  # noqa: N802 - the base class's name
-        if not self._host_allowed():
-            return self._refuse(HTTPStatus.MISDIRECTED_REQUEST, "unknown host")
-        origin = self.headers.get("Origin")
-        if origin is not None and origin != f"http://{self.headers.get('Host', '')}":
-            return self._refuse(HTTPStatus.FORBIDDEN, "requests come from the board's own page only")
-        if not self.headers.get("Content-Type", "").startswith("application/json"):
-            return self._refuse(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "expected JSON")
-        action = urlsplit(self.path).path.removeprefix("/api/")
-        if action not in self.ACTIONS:
-            return self._refuse(HTTPStatus.NOT_FOUND, "not found")
-        try:
-            length = int(self.headers.get("Content-Length", ""))
-        except ValueError:
-            return self._refuse(HTTPStatus.LENGTH_REQUIRED, "expected a Content-Length")
-        if not 0 <= length <= LONGEST_BODY:
-            return self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request too large")
-        try:
-            body = json.loads(self.rfile.read(length) or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            return self._refuse(HTTPStatus.BAD_REQUEST, "expected a JSON object")
-        if not isinstance(body, dict):
-            return self._refuse(HTTPStatus.BAD_REQUEST, "expected a JSON object")
-        try:
-            answer = self._act(action, body)
-        except BoardError as error:
-            return self._refuse(HTTPStatus.BAD_REQUEST, str(error))
-        except EngineError as error:
-            return self._refuse(HTTPStatus.BAD_REQUEST, f"the engine refused: {error}")
-        except PodiumError as error:  # the engine failed: a fresh one takes its place
-            self.server.log(f"board: engine trouble: {error}")
-            message = f"the engine failed ({error}): it was restarted"
-            try:
-                self.server.sessions.get(body.get("session")).recover()
-            except PodiumError as again:
-                message = f"the engine failed ({error}) and could not be restarted ({again}): reload the page"
-            return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, message)
-        except Exception:  # noqa: BLE001 - one request's bug is an error on the page, not the end of the server
-            self.server.log(traceback.format_exc())
-            return self._refuse(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error (see the server's output)")
-        return self._json(HTTPStatus.OK, {"ok": True, **answer})
-
-    def _act(self, action: str, body: dict) -> dict:
-        sessions = self.server.sessions
-        if action == "session":
-            session = sessions.create()
-            return {"session": session.id, "state": session.state(), "records": sessions.records_index(),
-                    "limits": {"multipv": MOST_LINES}}
-        session = sessions.get(body.get("session"))
-        if action == "close":
-            sessions.close(session.id)
-            return {}
-        if action == "state":
-            return {"state": session.state()}
-        if action == "new":
-            game = choice_field(body, "game", GAMES)
-            if game == "poldr":
-                setup = Setup("poldr", players=whole_field(body, "players", 2, 3), size=whole_field(body, "size", 4, 9),
-                              bricks=whole_field(body, "bricks", 1, 40))
-            else:
-                setup = Setup(game, rotation=choice_field(body, "rotation", ROTATIONS))
-            return {"state": session.new_game(setup)}
-        if action == "position":
-            variant = choice_field(body, "variant", ("standard", "advanced"))
-            return {"state": session.set_position(text_field(body, "position", LONGEST_POSITION + 20 * MOST_MOVES),
-                                                  variant)}
-        if action == "move":
-            return {"state": session.play(text_field(body, "move", 16))}
-        if action == "goto":
-            return {"state": session.goto(whole_field(body, "ply", 0, 1_000_000))}
-        if action == "analysis":
-            on = body.get("on")
-            if not isinstance(on, bool):
-                raise BoardError("on: expected true or false")
-            return {"state": session.set_analysis(on, whole_field(body, "multipv", 1, MOST_LINES))}
-        if action == "record":
-            ply = None if body.get("ply") is None else whole_field(body, "ply", 0, 1_000_000)
-            return {"state": session.load_record(whole_field(body, "file", 0, 10_000),
-                                                 whole_field(body, "game", 1, 10_000_000), ply)}
-        raise BoardError("not found")
-
-    def _events(self, session_id: str) -> None:
-        """The session's events as Server-Sent Events, a comment every HEARTBEAT seconds between
-        them; when the page is gone (a write fails) and no other stream watches, the search stops."""
-        try:
-            session = self.server.sessions.get(session_id)
-        except BoardError as error:
-            return self._refuse(HTTPStatus.NOT_FOUND, str(error))
-        stream = session.subscribe()
-        try:
-            self._headers(HTTPStatus.OK, "text/event-stream")
-            self.wfile.write(b"retry: 3000\n\n")
-            self.wfile.flush()
-            while not self.server.closing.is_set():
-                try:
-                    event = stream.get(timeout=HEARTBEAT)
-                except queue.Empty:
-                    payload = ": still here\n\n"
-                else:
-                    if event is None:
-                        break
-                    payload = f"data: {json.dumps(event)}\n\n"
-                self.wfile.write(payload.encode("utf-8"))
-                self.wfile.flush()
-        except OSError:  # the page went away
-            pass
-        finally:
-            if session.unsubscribe(stream) and not session.closed:
-                session.stop_search()
-                self.server.log(f"board: session {session.id[:6]}: no page watches it: its search is stopped")
-
-
-# -- starting it
-
-
-def records_files(paths: Sequence[str]) -> list[tuple[str, list[dict]]]:
-    """The records files named on the command line, read once (a file that cannot be read is a
-    UsageError or an OSError, said at start-up)."""
-    return [(path, load_records(path)) for path in paths]
-
-
-def serve(host: str = "127.0.0.1", port: int = 8765, command: Sequence[str] | None = None,
-          records: Sequence[str] = (), options: dict[str, object] | None = None, limit: int = 8,
-          ready: Callable[[BoardServer], None] | None = None, log: Callable[[str], None] | None = None) -> None:
-    """Serves the board until interrupted (Ctrl-C), then closes every engine."""
-    command = list(command or default_engine_command())
-    with Engine(command):  # the engine starts, or this says why at once
-        pass
-    sessions = Sessions(command, records_files(records), options or {}, limit=limit)
-    server = BoardServer((host, port), sessions, log)
-    if ready is not None:
-        ready(server)
-    try:
-        server.serve_forever(poll_interval=0.25)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.closing.set()
-        sessions.close_all()
-        server.server_close()
-
-
-def stderr_log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)

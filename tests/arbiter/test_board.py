@@ -14,7 +14,9 @@ import unittest
 
 from support import NEEDS_PODIUM, PODIUM
 
-from podium.board import BoardError, BoardServer, Sessions, click_paths, line_drawing, pasted_position
+from podium.board import Sessions
+from podium.board_notation import BoardError, click_paths, line_drawing, pasted_position
+from podium.board_server import BoardServer
 
 
 class PathsTest(unittest.TestCase):
