@@ -61,7 +61,10 @@ BOARD_JS = VIEWS_SCRIPT + """
       $("connection").textContent = "";
       call("state").then(function (answer) { render(answer.state); }, function (error) { showError(error.message); });
     };
-    app.events.onerror = function () { $("connection").textContent = "connection lost: trying again"; };
+    app.events.onerror = function () {
+      $("connection").textContent = app.events.readyState === EventSource.CLOSED ?
+          "connection lost: reload the page" : "connection lost: trying again";
+    };
     app.events.onmessage = function (message) { onEvent(JSON.parse(message.data)); };
   }
 
