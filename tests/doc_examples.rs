@@ -36,6 +36,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// Whether a line is the last of a command's reply.
+type LastLine = fn(&str) -> bool;
+
 /// Longest wait for one expected line; examples answer in well under a second on an idle machine.
 const LINE_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -232,7 +235,7 @@ impl Engine {
     }
 
     /// Lines until `last` accepts one, or until `quiet` passes with none (`last` None).
-    fn read_reply(&mut self, last: Option<&dyn Fn(&str) -> bool>, quiet: Duration) -> Vec<String> {
+    fn read_reply(&mut self, last: Option<LastLine>, quiet: Duration) -> Vec<String> {
         let mut lines = Vec::new();
         let timeout = if last.is_some() { LINE_TIMEOUT } else { quiet };
         while let Some(line) = self.next(timeout) {
@@ -275,25 +278,23 @@ fn session_steps(lines: &[String]) -> Result<Vec<(String, Vec<String>)>, String>
 /// total, the handshake, `isready` and `query` with their last line, `quit` with the end of
 /// output; searches that run on (`infinite`, `ponder`) and other commands end when nothing more
 /// comes for a while.
-fn reply_end(sent: &str) -> (Option<Box<dyn Fn(&str) -> bool>>, Duration) {
+fn reply_end(sent: &str) -> (Option<LastLine>, Duration) {
     let words: Vec<&str> = sent.split_whitespace().collect();
     let quiet = Duration::from_secs(1);
-    let ends_with = |prefix: &'static str| -> Option<Box<dyn Fn(&str) -> bool>> {
-        Some(Box::new(move |line: &str| line.starts_with(prefix)))
-    };
-    match words.as_slice() {
-        ["go", "perft", ..] => {
-            (Some(Box::new(|line: &str| line.starts_with("nodes ") || line.contains("perft stopped"))), quiet)
+    let last: Option<LastLine> = match words.as_slice() {
+        ["go", "perft", ..] => Some(|line| line.starts_with("nodes ") || line.contains("perft stopped")),
+        ["go", rest @ ..] if rest.contains(&"infinite") || rest.contains(&"ponder") => {
+            return (None, Duration::from_secs(3));
         }
-        ["go", rest @ ..] if rest.contains(&"infinite") || rest.contains(&"ponder") => (None, Duration::from_secs(3)),
-        ["go", ..] | ["ponderhit"] | ["stop"] => (ends_with("bestmove"), quiet),
-        ["ugi", ..] => (ends_with("ugiok"), quiet),
-        ["uci", ..] => (ends_with("uciok"), quiet),
-        ["isready", ..] => (ends_with("readyok"), quiet),
-        ["query", ..] => (ends_with("response "), quiet),
-        ["quit"] => (None, LINE_TIMEOUT),
-        _ => (None, quiet),
-    }
+        ["go", ..] | ["ponderhit"] | ["stop"] => Some(|line| line.starts_with("bestmove")),
+        ["ugi", ..] => Some(|line| line == "ugiok"),
+        ["uci", ..] => Some(|line| line == "uciok"),
+        ["isready", ..] => Some(|line| line == "readyok"),
+        ["query", ..] => Some(|line| line.starts_with("response ")),
+        ["quit"] => return (None, LINE_TIMEOUT),
+        _ => None,
+    };
+    (last, quiet)
 }
 
 fn run_session(block: &Block, bless: bool) -> Outcome {
@@ -315,7 +316,7 @@ fn run_session(block: &Block, bless: bool) -> Outcome {
             Vec::new()
         } else {
             let (last, quiet) = reply_end(sent);
-            engine.read_reply(last.as_deref(), quiet)
+            engine.read_reply(last, quiet)
         };
         if index + 1 == steps.len() {
             // After the last line: the input ends, and nothing more may come.
