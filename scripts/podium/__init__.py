@@ -30,6 +30,11 @@ The modules, one job each:
     summary     a match's figures for its page, from stats
     boards      the boards as SVG
     pictures    self-contained HTML pages of a game or a match
+    page_assets the pages' style and scripts, the evaluation graph's among them
+    board       the analysis board's sessions: one engine per page, its game, its search
+    board_notation  the board's moves as paths of clicks, lines as marks, requests checked
+    board_server    the board's web server (scripts/board.py)
+    board_page, board_script  the board's page: HTML and style, script
     settings    a match's settings, from the arbiter's arguments or a resumed file
     balanced    books of balanced openings: random walks scored by `podium analyse`
     export      the Pods games of records, as `podium tune --games` reads them

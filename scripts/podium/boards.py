@@ -90,10 +90,11 @@ def _pods_labels(top: float) -> Iterable[str]:
 
 
 def _point(point: str, x: float, y: float, piece: str) -> str:
-    """A Pods point: a dot, a ring that marks the last move's points, the pod."""
+    """A Pods point: a dot, a ring that marks the last move's points, the pod, and on top a
+    transparent disc that takes the clicks of the analysis board (board.py)."""
     return (f'<g class="point" data-point="{point}" data-piece="{piece}" transform="translate({_n(x)} {_n(y)})">'
             f'<circle class="spot" r="3"/><circle class="mark" r="{_n(0.42 * POINT_SPACING)}"/>'
-            f"{_use('pods', piece)}</g>")
+            f'{_use("pods", piece)}<circle class="hit" r="{_n(0.44 * POINT_SPACING)}"/></g>')
 
 
 def _hand_band_height(board: PodsBoard) -> float:
@@ -123,7 +124,9 @@ def _hand_band(board: PodsBoard, colour: str, top: float, width: float, position
                      f'transform="translate({_n(x)} {_n(y)})">'
                      f'<g transform="scale({HAND_SCALE})">{_use("pods", letter)}</g>'
                      f'<path class="out-mark" d="M{_n(-half)} {_n(-half)}L{_n(half)} {_n(half)}'
-                     f'M{_n(half)} {_n(-half)}L{_n(-half)} {_n(half)}"/></g>')
+                     f'M{_n(half)} {_n(-half)}L{_n(-half)} {_n(half)}"/>'
+                     f'<rect class="hit" x="{_n(-slot / 2)}" y="{_n(-slot / 2)}" width="{_n(slot)}" '
+                     f'height="{_n(slot)}"/></g>')
     return "".join(parts)
 
 

@@ -23,15 +23,21 @@ import html
 import json
 import re
 
-from .boards import (HAND_STATE_CODES, board_data, board_points, board_svg, hand_slots, hand_state, svg_number,
-                     symbol_definitions, symbol_ids)
+from .boards import (HAND_STATE_CODES, POLDR_FILLS, board_data, board_points, board_svg, hand_slots, hand_state,
+                     svg_number, symbol_definitions, symbol_ids)
+from .clock import GameClock, parse_tc
+from .errors import UsageError
 from .notation import seat_to_move
+from .page_assets import SCRIPT, STYLE
 from .replay import PoldrBoard, PodsBoard, Replay
 from .stats import count_of, elo_basis, format_elo
 from .summary import DEFAULT_SPRT, MatchSummary
 
 OPENING_NOTE = '<span class="opening">Grey moves</span> are the opening, not chosen by the engines.'
 PLOT_COLOURS = ("#7b3fb5", "#1b9e77", "#d95f02")  # engines: not the POLD.R seats' colours
+# The evaluation graph: one line from the first seat's view with two players (Pods: White's, dark),
+# one per seat, in its colour, with three.
+EVAL_COLOURS = {"pods": ("#333333",), "poldr": tuple(POLDR_FILLS.values())}
 POINT_IN_MOVE_RE = re.compile(r"[a-i][1-9]")
 
 
@@ -40,7 +46,7 @@ POINT_IN_MOVE_RE = re.compile(r"[a-i][1-9]")
 
 def game_page(replay: Replay, title: str | None = None) -> str:
     """The page of one game, or of a position and moves from it."""
-    return _page(title or _game_title(replay), [replay])
+    return _page(title or game_title(replay), [replay])
 
 
 def match_page(replays: list[Replay], summary: MatchSummary, title: str | None = None) -> str:
@@ -52,9 +58,9 @@ def match_page(replays: list[Replay], summary: MatchSummary, title: str | None =
 def _page(title: str, replays: list[Replay], summary: MatchSummary | None = None) -> str:
     boards = _distinct_boards(replays)
     sections = [_replays_viewer(replays, boards)]
-    if summary is not None:
+    if summary is not None:  # the viewer first, in sight; the figures and the games under it
         overview = f'<div class="overview">{summary_section(summary)}{score_plot_section(summary)}</div>'
-        sections = [overview, *sections, _game_list(replays)]
+        sections = [*sections, _game_list(replays), overview]
     data = {"games": [_game_data(replay, boards) for replay in replays],
             "boards": {board_id: board_data(board) for board, board_id in boards.items()},
             "symbols": symbol_ids(boards),
@@ -93,9 +99,10 @@ def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, 
     return f"""<section id="viewer" data-game="{first.number or ''}" data-ply="{len(first.moves)}">
 <div class="boards">{"".join(frames)}</div>
 <div class="side">
-<h2 id="game-title">{_text(_game_title(first))}</h2>
-<p id="outcome">{_text(_outcome(first))}</p>
+<h2 id="game-title">{_text(game_title(first))}</h2>
+<p id="outcome">{_text(game_outcome(first))}</p>
 <p id="status"></p>
+<p id="clocks" hidden></p>
 <p class="fen">Position: <code id="fen">{_text(first.positions[-1].fen)}</code></p>
 <div class="controls">
 <button type="button" data-step="first" title="start (Home)">&#xAB;</button>
@@ -106,6 +113,9 @@ def _replays_viewer(replays: list[Replay], boards: dict[PodsBoard | PoldrBoard, 
 <p class="keys">Keys: &#x2190; &#x2192; step, Home and End{", &#x2191; &#x2193; game" if len(replays) > 1 else ""}.
 {OPENING_NOTE if any(replay.opening_plies for replay in replays) else ""}</p>
 <div id="moves" role="list"></div>
+<figure id="eval" hidden><svg id="eval-graph" role="img" aria-label="the engines' evaluations, move by move"></svg>
+<figcaption id="eval-caption"></figcaption></figure>
+{legend_section(replays)}
 </div>
 </section>"""
 
@@ -136,17 +146,52 @@ def _game_data(replay: Replay, boards: dict[PodsBoard | PoldrBoard, str]) -> dic
             entry["reserves"] = position.reserves
         plies.append(entry)
     return {"number": replay.number, "game": replay.game, "board": boards[replay.board],
-            "title": _game_title(replay), "outcome": _outcome(replay), "colours": list(replay.colours),
-            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies}
+            "title": game_title(replay), "outcome": game_outcome(replay), "colours": list(replay.colours),
+            "openingPlies": replay.opening_plies, "moves": replay.moves, "notes": replay.notes, "plies": plies,
+            **engine_data(replay)}
 
 
-def _game_title(replay: Replay) -> str:
+def engine_data(replay: Replay) -> dict:
+    """What the engines said of each move, for the move list, the evaluation graph and the clocks:
+    `movers` (the seat, from 0, that played each move), `info` (per move the record's score, depth,
+    nodes and time, None for the opening's moves and positions' moves), `clocks` (per ply each
+    seat's time left, in ms, under a clock `tc B+I`; None under any other limit) and
+    `evalColours` (the graph's line colours)."""
+    movers = [int(seat_to_move(position.fen)[1:]) - 1 for position in replay.positions[:len(replay.moves)]]
+    info = []
+    for index in range(len(replay.moves)):
+        given = replay.move_info[index] if index < len(replay.move_info) else None
+        info.append(None if not given else {key: given.get(key) for key in ("score", "depth", "nodes", "time_ms")})
+    return {"movers": movers, "info": info, "clocks": clock_readings(replay, movers, info),
+            "timeControl": replay.time_control, "evalColours": list(EVAL_COLOURS[replay.game])}
+
+
+def clock_readings(replay: Replay, movers: list[int], info: list[dict | None]) -> list[list[int]] | None:
+    """Each seat's clock after each ply (the start first), as the arbiter charged it: the time a
+    move took off its mover's clock, then the increment added. None when the game had no clock."""
+    if not replay.time_control or not replay.time_control.startswith("tc "):
+        return None
+    try:
+        control = parse_tc(replay.time_control[len("tc "):])
+    except UsageError:
+        return None
+    seats = tuple(range(len(replay.seats)))
+    clock = GameClock(control, 0, seats)
+    readings = [[control.base_ms] * len(seats)]
+    for mover, given in zip(movers, info):
+        if given and isinstance(given.get("time_ms"), (int, float)) and not clock.charge(mover, given["time_ms"]):
+            clock.remaining[mover] = 0.0  # out of time: the game ends here
+        readings.append([round(clock.remaining[seat]) for seat in seats])
+    return readings
+
+
+def game_title(replay: Replay) -> str:
     if replay.number is not None:
         return f"Game {replay.number}: {' vs '.join(replay.seats)}"
     return "Position" + (f" and {count_of(len(replay.moves), 'move')}" if replay.moves else "")
 
 
-def _outcome(replay: Replay) -> str:
+def game_outcome(replay: Replay) -> str:
     """Who sat where and how the game ended, as its record says."""
     seating = ", ".join(f"{colour} {name}" for colour, name in zip(replay.colours, replay.seats) if colour != name)
     if replay.result is None:
@@ -163,6 +208,76 @@ def _outcome(replay: Replay) -> str:
 def _winning_seat(replay: Replay) -> int:
     """POLD.R: the seat the record's result names, from 0 (p2win -> 1)."""
     return int(replay.result[1:-len("win")]) - 1
+
+
+# -- the legend
+
+
+def legend_section(replays: list[Replay]) -> str:
+    """What every mark of the page means: the board's (each game of the page), the move list's and
+    the evaluation graph's."""
+    boards = {replay.game: replay.board for replay in reversed(replays)}
+    rows = [*board_legend_rows(boards), MOVE_DATA_KEY, OPENING_KEY, EVAL_GRAPH_KEY]
+    return legend_html(rows)
+
+
+def legend_html(rows: list[tuple[str, str]]) -> str:
+    items = "".join(f"<li>{key}<span>{text}</span></li>" for key, text in rows)
+    return f'<details id="legend" open><summary>Legend</summary><ul>{items}</ul></details>'
+
+
+def board_legend_rows(boards: dict[str, PodsBoard | PoldrBoard]) -> list[tuple[str, str]]:
+    """(key, words) for each mark of the boards of these games (game -> its board): the keys are
+    drawn with the page's own piece definitions."""
+    rows = []
+    if "pods" in boards:
+        board = boards["pods"]
+        pod = symbol_ids({board: ""})["pods"][board.letters[0]]
+        rows += [
+            (_key_svg('<circle class="spot" r="3"/><circle class="mark" r="16"/>', '<g data-last="true">'),
+             "a point of the last move (the point a pod was placed on, or left and reached)"),
+            (_key_svg(_hand_key(pod, "hand")), "a pod in its side&#x2019;s hand, yet to be placed"),
+            (_key_svg(_hand_key(pod, "board")), "faint: a pod of that hand now on the board"),
+            (_key_svg(_hand_key(pod, "out")), "faint and crossed out: a pod out of the game (removed, "
+                                                "advanced game)"),
+            (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
+             "the hand of the side to move"),
+        ]
+    if "poldr" in boards:
+        rows += [
+            (_key_svg('<use href="#poldr-pawn"/>', scale=0.62), "the pawn, shared by the players"),
+            (_key_svg('<use href="#poldr-marker-b"/>', scale=0.62),
+             "a player&#x2019;s marker (B Blue, Y Yellow, R Red)"),
+            (_key_svg('<use href="#poldr-brick-b"/>', scale=0.62), "a player&#x2019;s brick, in its colour"),
+            (_key_svg('<rect class="square" x="-16" y="-16" width="32" height="32"/>'
+                      '<rect class="mark" x="-14" y="-14" width="28" height="28"/>',
+                      '<g class="cell" data-last="true">'),
+             "a cell of the last move (where the pawn or a marker went)"),
+            (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
+             "bricks left in each reserve; the player to move&#x2019;s is highlighted"),
+        ]
+    return rows
+
+
+MOVE_DATA_KEY = ('<span class="minfo">+35 d6 0.10 s</span>', "beside a move: its engine&#x2019;s score from the "
+                 "mover&#x2019;s view, in the evaluation&#x2019;s units (#3: wins in 3 of its own moves, #-3: "
+                 "loses), the depth it reached and the time it took; the tooltip adds the nodes")
+OPENING_KEY = ('<span class="opening">A@c3</span>', "a move of the opening, not chosen by the engines")
+EVAL_GRAPH_KEY = ('<svg class="key" viewBox="-18 -12 36 24" width="30" height="20"><path class="eval-line" '
+                  'stroke="#333" d="M-15 6L-5 -2L5 3L15 -7"/></svg>',
+                  "the evaluation graph: with two players the first seat&#x2019;s view (up is good for it), with "
+                  "three one line per player, each from its own view; a click on it shows that move")
+
+
+def _key_svg(content: str, group: str = "<g>", scale: float = 1.0) -> str:
+    transform = f' transform="scale({scale:g})"' if scale != 1 else ""
+    return (f'<svg class="board key" viewBox="-20 -20 40 40" width="36" height="36" aria-hidden="true">'
+            f'{group[:-1]}{transform}>{content}</g></svg>')
+
+
+def _hand_key(pod: str, state: str) -> str:
+    return (f'<g class="hand-slot" data-state="{state}"><g transform="scale(0.62)"><use href="#{pod}"/></g>'
+            f'<path class="out-mark" d="M-12 -12L12 12M12 -12L-12 12"/></g>')
 
 
 # -- a match
@@ -270,229 +385,3 @@ def _script_json(data: dict) -> str:
     """JSON that cannot end its <script> element early: <, > and & are written as escapes."""
     return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c").replace(">", "\\u003e") \
         .replace("&", "\\u0026")
-
-
-# -- the page's style and script
-
-STYLE = """
-body { font: 15px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #222; background: #fcfbf8; }
-h1 { font-size: 20px; margin: 0 0 12px; }
-h2 { font-size: 16px; margin: 0 0 8px; }
-section { margin-bottom: 20px; }
-.overview { display: flex; flex-wrap: wrap; gap: 8px 32px; align-items: flex-start; }
-table { border-collapse: collapse; margin-bottom: 8px; }
-th, td { text-align: left; padding: 2px 10px 2px 0; vertical-align: top; }
-.figures th { font-weight: 600; }
-.shares th, .game-list th { border-bottom: 1px solid #bbb; }
-.legend { list-style: none; padding: 0; margin: 4px 0; display: flex; gap: 18px; }
-.swatch { display: inline-block; width: 12px; height: 12px; margin-right: 6px; border-radius: 2px; }
-.note, .keys { color: #666; font-size: 13px; }
-#score-plot .grid { stroke: #ddd; }
-#score-plot .even { stroke: #888; stroke-dasharray: 5 4; }
-#score-plot .score { fill: none; stroke-width: 2; }
-#score-plot .axis { font-size: 12px; fill: #555; }
-#viewer { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-.side { min-width: 300px; max-width: 460px; }
-.fen code { font-size: 13px; overflow-wrap: anywhere; }
-.controls button { font-size: 16px; min-width: 40px; }
-#moves { position: relative; display: grid; gap: 2px 18px; max-height: 420px; overflow-y: auto; align-items: baseline; }
-#moves .number, #moves .head { color: #777; font-size: 13px; }
-#moves a { color: #224; text-decoration: none; padding: 1px 4px; border-radius: 3px; }
-#moves a { font-family: ui-monospace, monospace; }
-#moves a:hover { background: #e8e4da; }
-#moves a.current { background: #f0b43c; color: #000; }
-#moves .start { grid-column: 1 / -1; }
-.opening, #moves a.opening { color: #999; font-style: italic; }
-.game-list { max-height: 360px; overflow-y: auto; display: inline-block; }
-.game-list tr.current { background: #f6e2b3; }
-svg.definitions { position: absolute; }
-.board { display: block; max-width: 100%; height: auto; }
-.board .lines { stroke: #8d8068; stroke-width: 2.5; stroke-linecap: round; fill: none; }
-.board .label { font-size: 13px; fill: #777; text-anchor: middle; }
-.board .spot { fill: #8d8068; }
-.board .mark { fill: none; stroke: #f0a020; stroke-width: 3; display: none; }
-.board [data-last] .mark { display: inline; }
-.board .band { fill: #f1ede3; }
-.board .band[data-to-move] { fill: #fbe2a8; }
-.board .band-label, .board .reserve-label { font-size: 13px; fill: #555; }
-.board .reserve { font-weight: 700; fill: #222; }
-.hand-slot[data-state="board"], .hand-slot[data-state="out"] { opacity: 0.22; }
-.hand-slot .out-mark { stroke: #c22; stroke-width: 3; display: none; }
-.hand-slot[data-state="out"] .out-mark { display: inline; }
-.pod .leg { stroke-linecap: round; }
-.pod .leg.short { stroke-width: 3; }
-.pod .leg.long { stroke-width: 4; }
-.pod.white .leg, .pod.white .knob, .pod.white .arrow { stroke: #333; fill: #333; }
-.pod.white .body { fill: #fffdf5; stroke: #333; stroke-width: 2; }
-.pod.white .letter { fill: #222; }
-.pod.black .leg, .pod.black .knob, .pod.black .arrow { stroke: #111; fill: #111; }
-.pod.black .body { fill: #2b2b2b; stroke: #000; stroke-width: 2; }
-.pod.black .letter { fill: #fff; }
-.pod .letter, .marker .letter { font-size: 14px; font-weight: 700; text-anchor: middle; }
-.cell .square { fill: #f3efe4; stroke: #b9ad93; }
-.pawn { fill: #1d1d1d; }
-.marker circle { stroke: #222; stroke-width: 2; }
-.marker .letter { fill: #fff; font-size: 16px; paint-order: stroke; stroke: #0006; stroke-width: 2px; }
-.brick path { stroke: #0005; stroke-width: 1.5; fill: none; }
-.brick rect { stroke: #0008; stroke-width: 1.5; }
-"""
-
-SCRIPT = """
-(function () {
-  "use strict";
-  const data = JSON.parse(document.getElementById("podium-data").textContent);
-  const viewer = document.getElementById("viewer");
-  const movesList = document.getElementById("moves");
-  const gameIndex = new Map(data.games.map((game, index) => [String(game.number), index]));
-  const state = {game: 0, ply: 0, listed: -1};
-
-  function lastPly(game) { return data.games[game].plies.length - 1; }
-
-  // #game=N&ply=K; either may be left out (the game shown, its end).
-  function fromHash() {
-    const params = new URLSearchParams(location.hash.slice(1));
-    let game = state.game;
-    if (params.has("game") && gameIndex.has(params.get("game"))) game = gameIndex.get(params.get("game"));
-    let ply = parseInt(params.get("ply"), 10);
-    if (isNaN(ply)) ply = lastPly(game);
-    return {game: game, ply: Math.max(0, Math.min(lastPly(game), ply))};
-  }
-
-  function hashFor(game, ply) {
-    return "#" + (data.games.length > 1 ? "game=" + data.games[game].number + "&" : "") + "ply=" + ply;
-  }
-
-  function showBoard(game, position) {
-    const board = data.boards[game.board];
-    const symbols = data.symbols[game.game];
-    for (const frame of document.querySelectorAll(".board-frame")) frame.hidden = frame.dataset.board !== game.board;
-    const svg = document.getElementById(game.board);
-    board.points.forEach(function (point, index) {
-      const element = svg.querySelector('[data-point="' + point + '"]');
-      const piece = position.pieces[index] === "." ? "" : position.pieces[index];
-      const use = element.querySelector("use.piece");
-      element.dataset.piece = piece;
-      if (piece) use.setAttribute("href", "#" + symbols[piece]); else use.removeAttribute("href");
-      if (position.last.includes(point)) element.dataset.last = "true"; else delete element.dataset.last;
-    });
-    for (const band of svg.querySelectorAll(".band")) {
-      if (Number(band.dataset.seat) === position.toMove) band.dataset.toMove = "true"; else delete band.dataset.toMove;
-    }
-    if (position.handStates) {
-      board.handSlots.split("").forEach(function (pod, index) {
-        const slot = svg.querySelector('.hand-slot[data-pod="' + pod + '"]');
-        slot.dataset.state = data.handStates[position.handStates[index]];
-      });
-    }
-    if (position.reserves) {
-      for (const reserve of svg.querySelectorAll("[data-reserve-seat]")) {
-        reserve.textContent = position.reserves[Number(reserve.dataset.reserveSeat)];
-      }
-    }
-  }
-
-  // One row per round of turns: its number, then one move per seat.
-  function listMoves(index) {
-    const game = data.games[index];
-    const seats = game.colours.length;
-    movesList.replaceChildren();
-    movesList.style.gridTemplateColumns = "2.5em repeat(" + seats + ", max-content)";
-    const cell = function (tag, className, text) {
-      const element = document.createElement(tag);
-      element.className = className;
-      element.textContent = text;
-      movesList.appendChild(element);
-      return element;
-    };
-    cell("span", "head", "");
-    game.colours.forEach(function (colour) { cell("span", "head", colour); });
-    const link = function (ply, text, className) {
-      const element = cell("a", "move " + className, text);
-      element.href = hashFor(index, ply);
-      element.dataset.ply = ply;
-      element.setAttribute("role", "listitem");
-      return element;
-    };
-    link(0, "start", "start");
-    const skipped = game.plies[0].toMove || 0;  // a start with another seat to move than the first
-    game.moves.forEach(function (move, moveIndex) {
-      const column = (skipped + moveIndex) % seats;
-      if (column === 0 || moveIndex === 0) {
-        cell("span", "number", String(Math.floor((skipped + moveIndex) / seats) + 1) + ".");
-        for (let blank = 0; moveIndex === 0 && blank < column; blank++) cell("span", "blank", "");
-      }
-      const played = link(moveIndex + 1, move, moveIndex < game.openingPlies ? "opening" : "played");
-      if (game.notes[moveIndex]) played.title = game.notes[moveIndex];  // the engine's score, depth, nodes, time
-    });
-    state.listed = index;
-  }
-
-  // Only the list scrolls, never the page: the move shown stays in sight.
-  function scrollIntoList(element) {
-    if (!element) return;
-    const top = element.offsetTop, bottom = top + element.offsetHeight;
-    const height = movesList.clientHeight;
-    if (top < movesList.scrollTop) movesList.scrollTop = top;
-    else if (bottom > movesList.scrollTop + height) movesList.scrollTop = bottom - height;
-  }
-
-  function show(index, ply) {
-    const game = data.games[index];
-    const position = game.plies[ply];
-    const newGame = index !== state.listed;
-    state.game = index;
-    state.ply = ply;
-    viewer.dataset.game = game.number === null ? "" : game.number;
-    viewer.dataset.ply = ply;
-    if (newGame) listMoves(index);
-    showBoard(game, position);
-    document.getElementById("game-title").textContent = game.title;
-    document.getElementById("outcome").textContent = game.outcome;
-    document.getElementById("status").textContent = "Ply " + ply + " of " + lastPly(index) + ". " +
-        (position.over ? "Game over: " + position.over : "To move: " + position.turn);
-    document.getElementById("fen").textContent = position.fen;
-    for (const link of movesList.querySelectorAll("a.move")) {
-      const current = Number(link.dataset.ply) === ply;
-      link.classList.toggle("current", current);
-      if (current) { link.setAttribute("aria-current", "step"); } else { link.removeAttribute("aria-current"); }
-    }
-    scrollIntoList(movesList.querySelector("a.current"));
-    for (const row of document.querySelectorAll("#games tr[data-game]")) {
-      row.classList.toggle("current", row.dataset.game === String(game.number));
-    }
-    if (newGame && state.shown && viewer.scrollIntoView) viewer.scrollIntoView({block: "nearest"});
-    state.shown = true;
-  }
-
-  function go(index, ply) {
-    history.replaceState(null, "", hashFor(index, ply));
-    show(index, ply);
-  }
-
-  const steps = {
-    first: function () { return [state.game, 0]; },
-    back: function () { return [state.game, Math.max(0, state.ply - 1)]; },
-    forward: function () { return [state.game, Math.min(lastPly(state.game), state.ply + 1)]; },
-    last: function () { return [state.game, lastPly(state.game)]; },
-    previousGame: function () { const game = Math.max(0, state.game - 1); return [game, lastPly(game)]; },
-    nextGame: function () {
-      const game = Math.min(data.games.length - 1, state.game + 1);
-      return [game, lastPly(game)];
-    }
-  };
-  const keys = {ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last"};
-  if (data.games.length > 1) { keys.ArrowUp = "previousGame"; keys.ArrowDown = "nextGame"; }
-
-  document.addEventListener("keydown", function (event) {
-    if (event.altKey || event.ctrlKey || event.metaKey || !keys[event.key]) return;
-    event.preventDefault();
-    go.apply(null, steps[keys[event.key]]());
-  });
-  for (const button of document.querySelectorAll(".controls button")) {
-    button.addEventListener("click", function () { go.apply(null, steps[button.dataset.step]()); });
-  }
-  window.addEventListener("hashchange", function () { const target = fromHash(); show(target.game, target.ply); });
-  const target = fromHash();
-  show(target.game, target.ply);
-})();
-"""

@@ -83,6 +83,9 @@ class Replay:
     reason: str = ""
     detail: str = ""
     notes: list[str] = field(default_factory=list)  # per move: what its engine said of it (move_note), or ""
+    # per move: the record's move_info (score, depth, nodes, time_ms), None for the opening's moves
+    move_info: list[dict | None] = field(default_factory=list)
+    time_control: str | None = None  # as the record has it: "tc 10+0.1", "movetime 100", "depth 6"
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -134,11 +137,18 @@ def replay_record(engine: Engine, record: dict) -> Replay:
     opening_moves = list(record.get("opening_moves", [])) if "opening_base" in record else []
     replay = replay_moves(engine, start, opening_moves + list(record["moves"]), record.get("variant", "standard"))
     replay.seats = record_engines(record)
-    replay.number = record_index(record) + 1
+    replay.number = record_number(record)
     replay.opening_plies = len(opening_moves)
     replay.result, replay.reason, replay.detail = record["result"], record["reason"], record.get("detail", "")
     replay.notes = [""] * len(opening_moves) + [move_note(info) for info in record.get("move_info", [])]
+    replay.move_info = [None] * len(opening_moves) + list(record.get("move_info", []))
+    replay.time_control = record.get("time_control") if isinstance(record.get("time_control"), str) else None
     return replay
+
+
+def record_number(record: dict) -> int:
+    """The game's number as the arbiter prints it (Game N, from 1)."""
+    return record_index(record) + 1
 
 
 def move_note(info: dict) -> str:

@@ -106,6 +106,21 @@ class PagesTest(unittest.TestCase):
         self.assertEqual(game["plies"][1]["toMove"], 1)
         self.assertEqual(game["plies"][2]["handStates"], "bhhhhhhhhhhhhh" + "hbhhhhhhhhhhhh")
 
+    def test_a_page_has_each_moves_engine_data_the_clocks_and_a_legend(self):
+        replay = self.position_replay(["white engine", "black engine"])
+        replay.move_info = [{"time_ms": 300, "score": "cp 35", "depth": 6, "nodes": 1234},
+                            {"time_ms": 1200, "score": "mate -3", "depth": 9, "nodes": 99}]
+        replay.time_control = "tc 1+0.5"
+        page = game_page(replay)
+        game, = self.page_data(page)["games"]
+        self.assertEqual(game["movers"], [0, 1])
+        self.assertEqual(game["info"][1], {"score": "mate -3", "depth": 9, "nodes": 99, "time_ms": 1200})
+        # White: 1000 - 300 + 500; Black: 1000 - 1200 is a loss on time, shown as 0
+        self.assertEqual(game["clocks"], [[1000, 1000], [1200, 1000], [1200, 0]])
+        self.assertIn('id="eval-graph"', page)
+        for words in ("a point of the last move", "out of the game", "the evaluation graph"):
+            self.assertIn(words, page)
+
     def test_names_cannot_break_out_of_the_page(self):
         name = '</script><script>alert("x")</script>'
         page = game_page(self.position_replay([name, "<b>black</b>"]))

@@ -6,8 +6,10 @@ engine's own `d` draws at that move, on the same points.
 
     PODIUM_BIN=target/release/podium python3 -m unittest discover -s tests/browser
 
-Chromium (Debian: apt-get install -y chromium) is required: without it the tests fail, they do
-not skip. $CHROMIUM names another binary; $PODIUM_SCREENSHOTS, a directory, keeps the screenshots.
+Chromium (Debian: apt-get install -y chromium) draws the pages; $CHROMIUM names another binary. Without
+it the tests are skipped, each saying why and how to get it, unless PODIUM_REQUIRE_BROWSER=1 (as
+.ci/run sets): then they fail, saying so. $PODIUM_SCREENSHOTS, a directory, keeps
+the screenshots.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ import sys
 import tempfile
 import unittest
 from html.parser import HTMLParser
+
+from browser_support import REQUIRED, chromium_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -48,12 +52,14 @@ STEPPING_SCRIPT = """<script>
 </script>"""
 
 
+HOW_TO_GET_IT = "install it with `apt-get install -y chromium` (or name it in $CHROMIUM)"
+
+
 def chromium() -> str:
     """The browser's path; a test that needs it fails with the way to get it."""
-    found = shutil.which(os.environ.get("CHROMIUM") or "chromium") or shutil.which("chromium-browser")
+    found = chromium_path()
     if not found:
-        raise AssertionError("headless Chromium is needed for the browser tests and was not found: "
-                             "install it with `apt-get install -y chromium` (or name it in $CHROMIUM)")
+        raise AssertionError(f"headless Chromium is needed for the browser tests and was not found: {HOW_TO_GET_IT}")
     return found
 
 
@@ -144,6 +150,9 @@ class DomTree(HTMLParser):
         self._open.text += data
 
 
+@unittest.skipIf(not REQUIRED and chromium_path() is None,
+                 f"headless Chromium was not found: {HOW_TO_GET_IT} to run this test "
+                 "(PODIUM_REQUIRE_BROWSER=1 makes a missing Chromium a failure)")
 class BrowserPages(unittest.TestCase):
     """Each test: a page, a move, a screenshot and the DOM at that move."""
 
