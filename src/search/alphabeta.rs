@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 
 use super::game::{Outcome, SearchGame};
 use super::limits::{Limits, Signals, TimeBudget};
-use super::solver::{PROOF_TABLE_SHARE, ProofTable, Proven};
+use super::params::PARAMS;
+use super::solver::{ProofTable, Proven};
 use super::tt::{Bound, Entry, TranspositionTable};
 
 mod maxn;
@@ -29,39 +30,6 @@ pub const MATE: i32 = 30_000;
 pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = MATE + 1;
 const MAX_PLY: usize = 128;
-/// After each iteration a proof may take a share of the nodes searched so
-/// far (and at least `MIN_PROOF_NODES`), so proving keeps pace with
-/// searching: an equal share when asked to prove (`go infinite`, `go
-/// mate`), half otherwise, and none while the game's bound on the plies
-/// left is beyond its `proof_horizon` (a proof is out of reach there, and
-/// its nodes would be the iterations' loss). Under a clock a proof also
-/// stops once it has taken as long as the iterations before it, since its
-/// nodes cost more than theirs.
-const MIN_PROOF_NODES: u64 = 20_000;
-/// Aspiration windows: from this depth, a first window of this many units
-/// either side of the expected score, doubled each time the score falls
-/// out, and given up for the full window past the limit.
-const ASPIRATION_DEPTH: u32 = 5;
-const ASPIRATION_MARGIN: i32 = 60;
-const ASPIRATION_LIMIT: i32 = 1000;
-/// Reverse futility pruning: a node this many plies from the leaves or
-/// fewer, whose static score is above beta by this margin per ply, is taken
-/// to fail high without a search.
-const FUTILITY_DEPTH: i32 = 3;
-const FUTILITY_MARGIN: i32 = 60;
-/// Late move pruning: at this many plies from the leaves or fewer, only the
-/// first `LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth²` moves are searched
-/// (the table move and killers always).
-const LATE_MOVES_DEPTH: i32 = 3;
-const LATE_MOVES_BASE: i32 = 6;
-const LATE_MOVES_SLOPE: i32 = 3;
-/// How many nodes pass between looks at the clock and the stop flag. Small
-/// enough that a thread with a small share of a crowded machine still
-/// looks often.
-const POLL_INTERVAL: u64 = 256;
-/// Root moves are announced (`Progress::CurrentMove`) only after this long,
-/// so short searches are not flooded.
-const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(1);
 
 /// A score as reported: centipawn-like units, or moves to a forced result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -167,7 +135,7 @@ struct Shared<'a> {
     finished: AtomicBool,
     /// The depth the main thread is searching.
     main_depth: AtomicU32,
-    /// Nodes of all threads, added in steps of `POLL_INTERVAL`.
+    /// Nodes of all threads, added in steps of `poll_interval`.
     nodes: AtomicU64,
     /// The deepest iteration a helper has completed, and its line: the
     /// main thread takes it over rather than finish a shallower one.
@@ -309,7 +277,7 @@ impl Searcher {
     pub fn new(hash_megabytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_megabytes),
-            proofs: ProofTable::new(hash_megabytes / PROOF_TABLE_SHARE),
+            proofs: ProofTable::new(hash_megabytes / PARAMS.proof_table_divisor),
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
             lines: 1,
@@ -329,7 +297,7 @@ impl Searcher {
 
     pub fn resize(&mut self, hash_megabytes: usize) {
         self.tt = TranspositionTable::new(hash_megabytes);
-        self.proofs = ProofTable::new(hash_megabytes / PROOF_TABLE_SHARE);
+        self.proofs = ProofTable::new(hash_megabytes / PARAMS.proof_table_divisor);
     }
 
     pub fn hash_megabytes(&self) -> usize {
@@ -441,7 +409,7 @@ impl Searcher {
                     }
                     helper.root_moves = root_moves.to_vec();
                     // Helpers spread over the next two depths.
-                    helper.ahead = 1 + index as u32 % 2;
+                    helper.ahead = 1 + index as u32 % PARAMS.helper_spread;
                     helper.iterate(root, 1 + helper.ahead, max_depth, false, 1, None);
                 };
                 #[cfg(test)]
@@ -490,7 +458,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         report: R,
     ) -> Self {
         for value in history.iter_mut() {
-            *value /= 8;
+            *value /= PARAMS.history_fade;
         }
         Run {
             game,
@@ -572,7 +540,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
 
     /// Nodes of all threads, this one's exactly.
     fn total_nodes(&self) -> u64 {
-        self.shared.nodes.load(Ordering::Relaxed) + self.nodes % POLL_INTERVAL
+        self.shared.nodes.load(Ordering::Relaxed) + self.nodes % PARAMS.poll_interval
     }
 
     /// Deepens from `first_depth` until a limit, finding `lines` best lines
@@ -628,7 +596,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 // Two plies back, not one: the side to move at the leaves is
                 // then the same, so an evaluation that leans to one side
                 // cannot throw the window off. One ply back measured no
-                // better with one that does not (README, the odd/even swing).
+                // better with one that does not: -8.7 +/- 15.6 Elo (standard,
+                // 100 ms a move, 800 games).
                 let expected = if line == 1 && depth >= 2 { scores[depth as usize - 2] } else { None };
                 let score = self.search_root(root, depth, expected);
                 if self.helper_proves
@@ -691,9 +660,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 self.root_moves.retain(|&mv| mv != found_move);
             }
             // With a move in hand, try to settle the game for good, giving
-            // the proof a share of the nodes the iterations have had.
+            // the proof a share of the nodes the iterations have had, so
+            // proving keeps pace with searching (none while the game's
+            // bound on the plies left is beyond its proof horizon: a proof
+            // is out of reach there, and its nodes would be the iterations'
+            // loss).
             if first_score.abs() <= MATE_BOUND && !proofs_done {
-                let budget = if self.eager_proofs { self.nodes } else { self.nodes / 2 }.max(MIN_PROOF_NODES);
+                let share = if self.eager_proofs { PARAMS.eager_proof_share } else { PARAMS.timed_proof_share };
+                let budget = share.of_count(self.nodes).max(PARAMS.min_proof_nodes);
                 let proof = if self.helper_proves {
                     self.take_helper_proof(root, depth)
                 } else {
@@ -750,10 +724,11 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         if self.maxn {
             return self.maxn(root, depth as i32, 0)[self.root_player];
         }
-        let Some(expected) = expected.filter(|score| score.abs() <= MATE_BOUND && depth >= ASPIRATION_DEPTH) else {
+        let Some(expected) = expected.filter(|score| score.abs() <= MATE_BOUND && depth >= PARAMS.aspiration_depth)
+        else {
             return self.negamax(root, depth as i32, -INFINITY, INFINITY, 0);
         };
-        let mut margin = ASPIRATION_MARGIN;
+        let mut margin = PARAMS.aspiration_margin;
         let (mut alpha, mut beta) = (expected - margin, expected + margin);
         loop {
             // A move recorded by an attempt that failed is not one of this attempt's.
@@ -764,9 +739,9 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             }
             margin *= 2;
             if score <= alpha {
-                alpha = if margin > ASPIRATION_LIMIT { -INFINITY } else { (score - margin).max(-INFINITY) };
+                alpha = if margin > PARAMS.aspiration_limit { -INFINITY } else { (score - margin).max(-INFINITY) };
             } else {
-                beta = if margin > ASPIRATION_LIMIT { INFINITY } else { (score + margin).min(INFINITY) };
+                beta = if margin > PARAMS.aspiration_limit { INFINITY } else { (score + margin).min(INFINITY) };
             }
         }
     }
@@ -856,17 +831,17 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// Tells the caller which root move is searched now, once the search
     /// has run for a while.
     fn announce(&mut self, mv: G::Move, number: usize, depth: u32) {
-        if self.started.elapsed() >= CURRENT_MOVE_AFTER {
+        if self.started.elapsed() >= PARAMS.current_move_after {
             (self.report)(Progress::CurrentMove { depth, mv, number });
         }
     }
 
-    /// Counts a node; every `POLL_INTERVAL` nodes publishes the count and
+    /// Counts a node; every `poll_interval` nodes publishes the count and
     /// looks at the clock and the stop flags. Returns whether to stop.
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(POLL_INTERVAL) {
-            self.shared.nodes.fetch_add(POLL_INTERVAL, Ordering::Relaxed);
+        if self.nodes.is_multiple_of(PARAMS.poll_interval) {
+            self.shared.nodes.fetch_add(PARAMS.poll_interval, Ordering::Relaxed);
             let hard = self.budget.hard;
             let over_time = self.past(hard) || self.shared.deadline.is_some_and(|deadline| Instant::now() >= deadline);
             self.overtaken = self.ahead == 0
@@ -939,15 +914,15 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let mut futile = false;
         if !pv_node
             && ply > 0
-            && depth <= FUTILITY_DEPTH
+            && depth <= PARAMS.futility_depth
             && beta.abs() < MATE_BOUND
             && let Some(score) = self.game.evaluate(position, self.root_player)
         {
             let static_score = if self.with_root(mover) { score } else { -score };
-            if static_score - FUTILITY_MARGIN * depth >= beta {
+            if static_score - PARAMS.futility_margin * depth >= beta {
                 return static_score;
             }
-            futile = self.game.futility_pruning() && static_score + FUTILITY_MARGIN * depth <= alpha;
+            futile = self.game.futility_pruning() && static_score + PARAMS.futility_margin * depth <= alpha;
         }
 
         // Moves come in stages: the table's move and the killers are tried
@@ -983,8 +958,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             // node no quiet move is searched after the first.
             let late = !pv_node
                 && ply > 0
-                && depth <= LATE_MOVES_DEPTH
-                && index >= (LATE_MOVES_BASE + LATE_MOVES_SLOPE * depth * depth) as usize;
+                && depth <= PARAMS.late_moves_depth
+                && index >= (PARAMS.late_moves_base + PARAMS.late_moves_slope * depth * depth) as usize;
             if (late || (futile && index > 0)) && move_score < KILLER_SCORE && best_score > -MATE_BOUND {
                 break;
             }
@@ -1025,7 +1000,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 // Late moves of a well-ordered list rarely matter: look at them
                 // shallower first and search again only if they surprise.
                 let quiet = move_score < KILLER_SCORE;
-                let reducible = quiet && depth >= 3 && index >= 3;
+                let reducible = quiet && depth >= PARAMS.reduction_depth && index >= PARAMS.reduction_index;
                 let reduction = if reducible { late_move_reduction(depth, index) } else { 0 };
                 let mut score = self.search_child(child, same_side, depth - 1 - reduction, alpha, alpha + 1, ply + 1);
                 if reduction > 0 && score > alpha {
@@ -1123,8 +1098,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
 /// Spreads the root player over table keys (multi-player searches only).
 const ROOT_PLAYER_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
-/// Plies to cut from a late move's search (from depth 3 and move index 1):
-/// more for later moves and deeper searches.
+/// Plies to cut from a late move's search (from `reduction_depth` and move
+/// index 1): more for later moves and deeper searches.
 fn late_move_reduction(depth: i32, index: usize) -> i32 {
     match REDUCTIONS.get(depth as usize).and_then(|row| row.get(index)) {
         Some(&reduction) => i32::from(reduction),
@@ -1133,7 +1108,7 @@ fn late_move_reduction(depth: i32, index: usize) -> i32 {
 }
 
 fn reduction_formula(depth: i32, index: usize) -> i32 {
-    let reduction = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.5;
+    let reduction = PARAMS.reduction_base + (depth as f64).ln() * (index as f64).ln() / PARAMS.reduction_divisor;
     (reduction as i32).clamp(1, depth - 2)
 }
 
@@ -1141,9 +1116,13 @@ fn reduction_formula(depth: i32, index: usize) -> i32 {
 /// out once: two logarithms a late move cost more than the lookup.
 static REDUCTIONS: LazyLock<[[u8; REDUCTION_TABLE]; REDUCTION_TABLE]> = LazyLock::new(|| {
     std::array::from_fn(|depth| {
-        std::array::from_fn(
-            |index| if depth < 3 || index < 1 { 0 } else { reduction_formula(depth as i32, index) as u8 },
-        )
+        std::array::from_fn(|index| {
+            if (depth as i32) < PARAMS.reduction_depth || index < 1 {
+                0
+            } else {
+                reduction_formula(depth as i32, index) as u8
+            }
+        })
     })
 });
 const REDUCTION_TABLE: usize = 64;

@@ -4,6 +4,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use super::params::PARAMS;
+
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
@@ -61,14 +63,6 @@ pub struct TimeBudget {
     pub hard: Option<Duration>,
 }
 
-/// Never plan to use the last few milliseconds of the clock.
-const CLOCK_SAFETY: Duration = Duration::from_millis(5);
-/// A fixed time per move is aimed this far short (a tenth, at most this
-/// much): a loaded machine can deschedule the process past its deadline.
-const MOVETIME_SAFETY: Duration = Duration::from_millis(25);
-/// The shortest hard limit we aim for, so a search always gets a first iteration done.
-const MIN_THINK: Duration = Duration::from_millis(1);
-
 impl Limits {
     /// The time budget for this move. `moves_left` is the game's estimate of
     /// the moves the side to move has still to play, used when the
@@ -81,17 +75,16 @@ impl Limits {
         if let Some(movetime) = self.movetime {
             // A fixed time per move is meant to be used: iterations run to
             // the end of it, less the overhead and a margin for a busy machine.
-            let margin = (movetime / 10).min(MOVETIME_SAFETY);
-            let hard = movetime.saturating_sub(self.move_overhead + margin).max(MIN_THINK);
+            let margin = PARAMS.movetime_margin.of(movetime).min(PARAMS.movetime_margin_max);
+            let hard = movetime.saturating_sub(self.move_overhead + margin).max(PARAMS.min_think);
             budget = TimeBudget { soft: Some(hard), hard: Some(hard) };
         }
         if let Some(clock) = self.clock {
-            let usable = clock.remaining.saturating_sub(self.move_overhead + CLOCK_SAFETY);
+            let usable = clock.remaining.saturating_sub(self.move_overhead + PARAMS.clock_reserve);
             let moves_to_go = clock.moves_to_go.unwrap_or(moves_left).max(1);
-            let share = usable / moves_to_go + clock.increment * 3 / 4;
-            let hard = (share * 3).min(usable / 3).max(MIN_THINK);
-            // An iteration begun after half the share rarely ends before the hard limit.
-            let soft = (share / 2).min(hard);
+            let share = usable / moves_to_go + PARAMS.increment_counted.of(clock.increment);
+            let hard = PARAMS.hard_per_share.of(share).min(PARAMS.hard_max_of_clock.of(usable)).max(PARAMS.min_think);
+            let soft = PARAMS.soft_per_share.of(share).min(hard);
             budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
             budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         }
@@ -126,7 +119,7 @@ mod tests {
             let budget = limits.budget(16);
             let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
             assert!(soft <= hard, "{remaining}: {budget:?}");
-            assert!(hard <= ms(remaining).max(MIN_THINK), "{remaining}: {budget:?}");
+            assert!(hard <= ms(remaining).max(PARAMS.min_think), "{remaining}: {budget:?}");
             if remaining >= 1000 {
                 assert!(hard >= ms(remaining / 50), "{remaining}: uses too little, {budget:?}");
             }

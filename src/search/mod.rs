@@ -5,6 +5,7 @@
 mod alphabeta;
 mod game;
 mod limits;
+mod params;
 mod solver;
 mod tt;
 

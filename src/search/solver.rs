@@ -7,13 +7,7 @@
 //! games without draws within reach (a draw leaves the proof unfinished).
 
 use super::game::{Outcome, SearchGame};
-
-/// How many nodes pass between calls of a prover's `interrupt`. A node
-/// makes all its children, so it costs microseconds: at 1024 a helper
-/// proving alongside the iterations took up to 6 ms to notice that the
-/// search was over, and two-thread searches of the standard game waited
-/// for it.
-const INTERRUPT_INTERVAL: u64 = 64;
+use super::params::PARAMS;
 
 /// The move a proved entry holds, as played in `position` (entries hold
 /// moves as seen in the shared form of symmetric positions).
@@ -72,9 +66,6 @@ struct Slot {
 pub struct ProofTable {
     slots: Vec<Slot>,
 }
-
-/// The table's share of the memory the `Hash` option gives the search.
-pub const PROOF_TABLE_SHARE: usize = 2;
 
 impl ProofTable {
     /// A table of at most `megabytes`, smaller where the memory cannot be had.
@@ -156,7 +147,7 @@ pub struct Prover<'a, G: SearchGame> {
     table: &'a mut ProofTable,
     same_side: &'a dyn Fn(usize, usize) -> bool,
     key_salt: u64,
-    /// Called every `INTERRUPT_INTERVAL` nodes with the count so far: true to stop.
+    /// Called every `proof_poll_interval` nodes with the count so far: true to stop.
     interrupt: &'a mut dyn FnMut(u64) -> bool,
     pub nodes: u64,
     /// Children of the node at each ply, reused.
@@ -189,7 +180,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         ply: usize,
     ) -> Result<Proven, Unproven> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(INTERRUPT_INTERVAL) && (self.interrupt)(self.nodes) {
+        if self.nodes.is_multiple_of(PARAMS.proof_poll_interval) && (self.interrupt)(self.nodes) {
             return Err(Unproven::Interrupted);
         }
         let nodes_before = self.nodes;

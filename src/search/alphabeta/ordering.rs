@@ -4,6 +4,7 @@
 
 use super::{Progress, Run};
 use crate::search::game::SearchGame;
+use crate::search::params::PARAMS;
 
 /// History is kept per seat, as a move's worth depends on who makes it
 /// (Pods' notation names the same placement for either side); seats past
@@ -158,30 +159,22 @@ pub(super) const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 
 const HISTORY_MAX: i32 = 1 << 20;
 
-/// How many moves are picked one by one by a swap, which is cheapest.
-const PICKED_MOVES: usize = 4;
-
-/// How many moves are handed out before the rest is sorted at once: late
-/// move pruning stops most nodes near the leaves before this, and a sort of
-/// a hundred moves would then be wasted.
-const EXTRACTED_MOVES: usize = 12;
-
 /// Brings the next move to try to `index`: the first few by picking the best
 /// (a cut-off usually comes early), then by taking out the best while the
 /// rest keep their order, and the rest by one stable sort, which hands out
 /// what further extraction would.
 fn order_next<M: Copy>(scored: &mut [(i32, M)], index: usize) {
-    if index < EXTRACTED_MOVES {
+    if index < PARAMS.extracted_moves {
         // Two passes, each of which the compiler turns into vector code.
         let rest = &scored[index..];
         let top = rest.iter().fold(i32::MIN, |top, &(score, _)| top.max(score));
         let best = index + rest.iter().position(|&(score, _)| score == top).unwrap_or(0);
-        if index < PICKED_MOVES {
+        if index < PARAMS.picked_moves {
             scored.swap(index, best);
         } else {
             scored[index..=best].rotate_right(1);
         }
-    } else if index == EXTRACTED_MOVES {
+    } else if index == PARAMS.extracted_moves {
         scored[index..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 }
@@ -195,7 +188,7 @@ mod tests {
         use rand_xoshiro::Xoshiro256PlusPlus;
         use rand_xoshiro::rand_core::{Rng, SeedableRng};
         let mut random = Xoshiro256PlusPlus::seed_from_u64(11);
-        for length in [1, 3, PICKED_MOVES + 1, EXTRACTED_MOVES, EXTRACTED_MOVES + 1, 40, 150] {
+        for length in [1, 3, PARAMS.picked_moves + 1, PARAMS.extracted_moves, PARAMS.extracted_moves + 1, 40, 150] {
             // Few distinct scores, so that ties are common; the move is its
             // place in the list as generated.
             let generated: Vec<(i32, usize)> =
@@ -206,15 +199,15 @@ mod tests {
             }
             let mut places: Vec<usize> = scored.iter().map(|&(_, place)| place).collect();
             assert!(scored.windows(2).all(|pair| pair[0].0 >= pair[1].0), "{scored:?}");
-            if length > PICKED_MOVES {
+            if length > PARAMS.picked_moves {
                 // Once the swaps are over, equal scores keep their order.
-                let rest = &scored[PICKED_MOVES..];
+                let rest = &scored[PARAMS.picked_moves..];
                 let before_rest: Vec<usize> = {
                     let mut reordered = generated.clone();
-                    for index in 0..PICKED_MOVES {
+                    for index in 0..PARAMS.picked_moves {
                         order_next(&mut reordered, index);
                     }
-                    reordered[PICKED_MOVES..].iter().map(|&(_, place)| place).collect()
+                    reordered[PARAMS.picked_moves..].iter().map(|&(_, place)| place).collect()
                 };
                 let rank = |place: usize| before_rest.iter().position(|&p| p == place).unwrap();
                 assert!(

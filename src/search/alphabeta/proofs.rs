@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::{FoundLine, HelperProof, MATE, Progress, Run, SearchResult};
 use crate::search::game::SearchGame;
+use crate::search::params::PARAMS;
 use crate::search::solver::{ProofTable, Proven, Prover, Unproven, proved_move};
 
 /// The proof table, to the one thread that asks first.
@@ -31,7 +32,10 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         let hard = if self.pondering { None } else { self.budget.hard };
         let clock_started = self.clock_started;
         let searched_for = clock_started.elapsed();
-        let share = if self.eager_proofs { searched_for } else { searched_for / 2 };
+        // Under a clock a proof also stops once it has taken its share of
+        // the time the iterations have had, since its nodes cost more than theirs.
+        let share =
+            if self.eager_proofs { PARAMS.eager_proof_share } else { PARAMS.timed_proof_share }.of(searched_for);
         let time_cap = (hard.is_some() && budget != u64::MAX).then(|| Instant::now() + share);
         let mut interrupt = |nodes: u64| {
             nodes >= budget
