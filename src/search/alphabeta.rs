@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
-use super::game::{Outcome, SearchGame};
+use super::game::{Policy, SearchGame};
 use super::limits::{Limits, Signals, TimeBudget};
 use super::params::PARAMS;
 use super::solver::{ProofTable, Proven};
@@ -213,6 +213,8 @@ struct HelperProof {
 /// Per-thread search state, borrowed from the `Searcher` for one `search` call.
 struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     game: &'a G,
+    /// The game's settings for the search, read once.
+    policy: Policy,
     tt: &'a TranspositionTable,
     history: &'a mut [i32],
     killers: [[Option<G::Move>; 2]; MAX_PLY],
@@ -387,7 +389,9 @@ impl Searcher {
         let helper_proves = proofs_wanted
             && !limits.prove
             && !helper_histories.is_empty()
-            && game.plies_left_bound(root).is_some_and(|bound| bound <= game.dedicated_proof_horizon() || eager_proofs);
+            && game
+                .plies_left_bound(root)
+                .is_some_and(|bound| bound <= game.policy().dedicated_proof_horizon || eager_proofs);
         // Whichever thread proves takes the table from here.
         let proof_table = Mutex::new(Some(&mut self.proofs));
         let proof_table = &proof_table;
@@ -462,6 +466,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         Run {
             game,
+            policy: game.policy(),
             tt,
             history,
             killers: [[None; 2]; MAX_PLY],
@@ -530,11 +535,11 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     }
 
     /// The score of a finished game for `mover`'s side, `ply` plies from the root.
-    fn outcome_score(&self, outcome: Outcome, mover: usize, ply: usize) -> i32 {
-        match outcome {
-            Outcome::Draw => 0,
-            Outcome::Win(winner) if self.with_root(winner) == self.with_root(mover) => MATE - ply as i32,
-            Outcome::Win(_) => -MATE + ply as i32,
+    fn outcome_score(&self, winner: Option<usize>, mover: usize, ply: usize) -> i32 {
+        match winner {
+            None => 0,
+            Some(winner) if self.with_root(winner) == self.with_root(mover) => MATE - ply as i32,
+            Some(_) => -MATE + ply as i32,
         }
     }
 
@@ -881,7 +886,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             return match self.game.evaluate(position, self.root_player) {
                 Some(score) if self.with_root(mover) => score,
                 Some(score) => -score,
-                None => self.outcome_score(self.game.final_outcome(position), mover, ply),
+                None => self.outcome_score(self.game.winner(position), mover, ply),
             };
         }
 
@@ -922,7 +927,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if static_score - PARAMS.futility_margin * depth >= beta {
                 return static_score;
             }
-            futile = self.game.futility_pruning() && static_score + PARAMS.futility_margin * depth <= alpha;
+            futile = self.policy.futility_pruning && static_score + PARAMS.futility_margin * depth <= alpha;
         }
 
         // Moves come in stages: the table's move and the killers are tried
@@ -1015,7 +1020,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             if self.aborted {
                 break;
             }
-            if self.game.history_malus() && move_score < KILLER_SCORE && score < beta {
+            if self.policy.history_malus && move_score < KILLER_SCORE && score < beta {
                 quiets.push(mv);
             }
             if score > best_score {
@@ -1032,7 +1037,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                     }
                     if score >= beta {
                         self.reward(mv, mover, depth, ply);
-                        if self.game.history_malus() {
+                        if self.policy.history_malus {
                             self.punish(&quiets, mover, depth);
                         }
                         break;
@@ -1045,7 +1050,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             self.scored_buffers[ply] = scored;
             self.quiet_buffers[ply] = quiets;
             self.path.pop();
-            return self.outcome_score(self.game.final_outcome(position), mover, ply);
+            return self.outcome_score(self.game.winner(position), mover, ply);
         }
         self.scored_buffers[ply] = scored;
         self.quiet_buffers[ply] = quiets;

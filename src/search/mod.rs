@@ -13,6 +13,6 @@ pub use alphabeta::{
     MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher,
     UnknownMultiplayerSearch, hardware_threads,
 };
-pub use game::{Outcome, SearchGame};
+pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals, TimeBudget};
 pub use tt::{Bound, Entry, TranspositionTable};

@@ -6,7 +6,7 @@
 //! a sound bound decides a position, and remembers what it proved. Only for
 //! games without draws within reach (a draw leaves the proof unfinished).
 
-use super::game::{Outcome, SearchGame};
+use super::game::SearchGame;
 use super::params::PARAMS;
 
 /// The move a proved entry holds, as played in `position` (entries hold
@@ -135,7 +135,7 @@ struct Child<G: SearchGame> {
     mv: G::Move,
     position: G::Position,
     /// The child's `symmetric_key` when the game looks children up ahead
-    /// (see `SearchGame::proof_lookahead`), then kept for its own search.
+    /// (see `Policy::proof_lookahead`), then kept for its own search.
     symmetric_key: Option<(u64, usize)>,
 }
 
@@ -147,6 +147,9 @@ pub struct Prover<'a, G: SearchGame> {
     table: &'a mut ProofTable,
     same_side: &'a dyn Fn(usize, usize) -> bool,
     key_salt: u64,
+    /// Whether children are looked up before any is searched (the game's
+    /// `Policy::proof_lookahead`).
+    lookahead: bool,
     /// Called every `proof_poll_interval` nodes with the count so far: true to stop.
     interrupt: &'a mut dyn FnMut(u64) -> bool,
     pub nodes: u64,
@@ -163,7 +166,18 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         key_salt: u64,
         interrupt: &'a mut dyn FnMut(u64) -> bool,
     ) -> Self {
-        Prover { game, table, same_side, key_salt, interrupt, nodes: 0, children: Vec::new(), moves: Vec::new() }
+        let lookahead = game.policy().proof_lookahead;
+        Prover {
+            game,
+            table,
+            same_side,
+            key_salt,
+            lookahead,
+            interrupt,
+            nodes: 0,
+            children: Vec::new(),
+            moves: Vec::new(),
+        }
     }
 
     /// Proves who wins `root`. The root itself is always searched, so a
@@ -202,9 +216,9 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         self.moves.clear();
         self.game.legal_moves(position, &mut self.moves);
         if self.moves.is_empty() {
-            return match self.game.final_outcome(position) {
-                Outcome::Draw => Err(Unproven::Draw),
-                Outcome::Win(winner) => {
+            return match self.game.winner(position) {
+                None => Err(Unproven::Draw),
+                Some(winner) => {
                     let proven = Proven { mover_wins: (self.same_side)(winner, mover), plies: 0, best_move: None };
                     self.table.insert(key, proven, 1);
                     Ok(proven)
@@ -238,7 +252,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         children.clear();
         // All children's buckets are fetched at once, then looked at: the
         // table's cache misses overlap instead of coming one after another.
-        let lookahead = game.proof_lookahead();
+        let lookahead = self.lookahead;
         for &mv in &self.moves {
             let child = game.play(position, mv);
             let symmetric_key = lookahead.then(|| game.symmetric_key(&child));

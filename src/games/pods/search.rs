@@ -1,11 +1,11 @@
-//! Pods as the search sees it: the `SearchGame` interface over the rules
-//! and the evaluation.
+//! Pods as the search sees it: its rules, its knowledge (the evaluation,
+//! move order, proofs and clock) and the search's settings for it.
 
 use std::sync::Arc;
 
 use super::eval::{EvalTerms, Weights, evaluate, evaluate_terms};
 use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
-use crate::search::{Outcome, SearchGame};
+use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 
 /// Standard: proofs are tried in timed play once both sides together can
 /// make at most this many more placements.
@@ -55,7 +55,7 @@ impl PodsGame {
     }
 }
 
-impl SearchGame for PodsGame {
+impl GameRules for PodsGame {
     type Position = Position;
     type Move = Move;
 
@@ -87,28 +87,14 @@ impl SearchGame for PodsGame {
         Some(position.hash_after(&self.rules, mv))
     }
 
-    /// Standard: placements that shut the opponent out of the most points
-    /// first, among moves history does not tell apart.
-    fn order_hint(&self, position: &Position, mv: Move) -> i32 {
-        match self.rules.variant() {
-            Variant::Standard => HINT_PER_CLOSED_POINT * position.points_closed_to_opponent(&self.rules, mv) as i32,
-            Variant::Advanced => 0,
-        }
-    }
-
     fn is_legal(&self, position: &Position, mv: Move) -> bool {
         position.check(&self.rules, mv).is_ok()
     }
 
     /// A side with no legal action has lost (an emptied hand wins the
     /// game for the side that just moved, which leaves the other none).
-    fn final_outcome(&self, position: &Position) -> Outcome {
-        Outcome::Win(position.side_to_move().opponent().index())
-    }
-
-    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
-        let score = evaluate(&self.rules, position, &self.weights)?;
-        Some(if player == position.side_to_move().index() { score } else { -score })
+    fn winner(&self, position: &Position) -> Option<usize> {
+        Some(position.side_to_move().opponent().index())
     }
 
     fn is_draw(&self, position: &Position) -> bool {
@@ -119,43 +105,44 @@ impl SearchGame for PodsGame {
         self.rules.variant() == Variant::Advanced
     }
 
-    /// Standard: every ply is a placement that a side could make now.
-    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
-        (self.rules.variant() == Variant::Standard)
-            .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
+    fn move_to_bits(mv: Move) -> u16 {
+        mv.to_bits()
     }
 
-    fn proof_horizon(&self) -> u32 {
-        PROOF_HORIZON
+    fn move_from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
+    }
+}
+
+impl GameKnowledge for PodsGame {
+    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
+        let score = evaluate(&self.rules, position, &self.weights)?;
+        Some(if player == position.side_to_move().index() { score } else { -score })
     }
 
-    /// The advanced game gained from it and the standard game lost nothing
-    /// (README, "History malus").
-    fn history_malus(&self) -> bool {
-        true
-    }
-
-    /// The advanced game gained from it; the standard game showed no clear
-    /// gain over 2,000 games (README, "Futility pruning").
-    fn futility_pruning(&self) -> bool {
-        self.rules.variant() == Variant::Advanced
-    }
-
-    /// The whole standard game: a thread proving from its first moves paid
-    /// more than one searching ahead of the main thread (README, "A helper
-    /// that proves").
-    fn dedicated_proof_horizon(&self) -> u32 {
-        u32::MAX
-    }
-
-    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
-        standard_verdict(&self.rules, position)
+    /// Standard: placements that shut the opponent out of the most points
+    /// first, among moves history does not tell apart.
+    fn order_hint(&self, position: &Position, mv: Move) -> i32 {
+        match self.rules.variant() {
+            Variant::Standard => HINT_PER_CLOSED_POINT * position.points_closed_to_opponent(&self.rules, mv) as i32,
+            Variant::Advanced => 0,
+        }
     }
 
     /// Moves that leave the opponent worst off first: its fewest replies
     /// make the quickest refutations too.
     fn proof_priority(&self, _: &Position, _: Move, child: &Position) -> i32 {
         -(child.count_moves(&self.rules) as i32)
+    }
+
+    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
+        standard_verdict(&self.rules, position)
+    }
+
+    /// Standard: every ply is a placement that a side could make now.
+    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        (self.rules.variant() == Variant::Standard)
+            .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
     }
 
     fn expected_moves_left(&self, position: &Position) -> u32 {
@@ -171,13 +158,24 @@ impl SearchGame for PodsGame {
             Variant::Advanced => ADVANCED_MOVES_LEFT + ADVANCED_MOVES_PER_POD * in_hand,
         }
     }
+}
 
-    fn move_to_bits(mv: Move) -> u16 {
-        mv.to_bits()
-    }
-
-    fn move_from_bits(bits: u16) -> Option<Move> {
-        Move::from_bits(bits)
+impl SearchGame for PodsGame {
+    /// The history malus in both variants: the advanced game gained from
+    /// it and the standard game lost nothing (README, "History malus").
+    /// Futility pruning in the advanced game: it gained there; the standard
+    /// game showed no clear gain over 2,000 games (README, "Futility
+    /// pruning"). A dedicated prover over the whole standard game: a thread
+    /// proving from its first moves paid more than one searching ahead of
+    /// the main thread (README, "A helper that proves").
+    fn policy(&self) -> Policy {
+        Policy {
+            history_malus: true,
+            futility_pruning: self.rules.variant() == Variant::Advanced,
+            proof_horizon: PROOF_HORIZON,
+            dedicated_proof_horizon: u32::MAX,
+            proof_lookahead: true,
+        }
     }
 }
 

@@ -1,12 +1,12 @@
-//! POLD.R as the search sees it: the `SearchGame` interface over the rules,
-//! and the evaluation.
+//! POLD.R as the search sees it: its rules, its knowledge (the evaluation
+//! and what proofs need) and the search's settings for it.
 
 use std::fmt;
 
 use super::moves::Move;
 use super::position::Position;
 use super::types::{Cells, Phase, Seat};
-use crate::search::{Outcome, SearchGame};
+use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 
 /// Evaluation weights, in one place so they are easy to tune.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +123,7 @@ impl PoldrGame {
     }
 }
 
-impl SearchGame for PoldrGame {
+impl GameRules for PoldrGame {
     type Position = Position;
     type Move = Move;
 
@@ -153,16 +153,8 @@ impl SearchGame for PoldrGame {
         position.check(mv).is_ok()
     }
 
-    fn final_outcome(&self, position: &Position) -> Outcome {
-        Outcome::Win(position.scored_outcome().winner.index())
-    }
-
-    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
-        if position.is_over() {
-            return None;
-        }
-        let player = Seat::from_index(player).expect("a seat of the game");
-        Some(self.evaluate_terms(position).score_for(player))
+    fn winner(&self, position: &Position) -> Option<usize> {
+        Some(position.scored_outcome().winner.index())
     }
 
     fn is_draw(&self, _: &Position) -> bool {
@@ -174,19 +166,22 @@ impl SearchGame for PoldrGame {
         false
     }
 
-    fn symmetric_key(&self, position: &Position) -> (u64, usize) {
-        position.symmetric_key()
+    fn move_to_bits(mv: Move) -> u16 {
+        mv.to_bits()
     }
 
-    fn transform_move(&self, position: &Position, mv: Move, symmetry: usize, inverse: bool) -> Move {
-        position.transform_move(mv, symmetry, inverse)
+    fn move_from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
     }
+}
 
-    /// The shared form of a position is the least of its 8 symmetric
-    /// images: too costly to work out for every child of every proof node
-    /// (with it, proofs took half of a search's time at the start position).
-    fn proof_lookahead(&self) -> bool {
-        false
+impl GameKnowledge for PoldrGame {
+    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
+        if position.is_over() {
+            return None;
+        }
+        let player = Seat::from_index(player).expect("a seat of the game");
+        Some(self.evaluate_terms(position).score_for(player))
     }
 
     /// Turns that place or take back more bricks first: the race to the
@@ -204,16 +199,33 @@ impl SearchGame for PoldrGame {
         Some(empty + (bricks + empty) * players + players)
     }
 
+    fn symmetric_key(&self, position: &Position) -> (u64, usize) {
+        position.symmetric_key()
+    }
+
+    fn transform_move(&self, position: &Position, mv: Move, symmetry: usize, inverse: bool) -> Move {
+        position.transform_move(mv, symmetry, inverse)
+    }
+
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let mover = position.mover();
         (position.reserve(mover) as u32 + position.bricks(mover).count()) / 2 + 4
     }
+}
 
-    fn move_to_bits(mv: Move) -> u16 {
-        mv.to_bits()
-    }
-
-    fn move_from_bits(bits: u16) -> Option<Move> {
-        Move::from_bits(bits)
+impl SearchGame for PoldrGame {
+    /// Proofs where at most 90 plies can be left, by a helper thread too.
+    /// No lookahead in proofs: the shared form of a position is the least
+    /// of its 8 symmetric images, too costly to work out for every child
+    /// of every proof node (with it, proofs took half of a search's time at
+    /// the start position).
+    fn policy(&self) -> Policy {
+        Policy {
+            history_malus: false,
+            futility_pruning: false,
+            proof_horizon: 90,
+            dedicated_proof_horizon: 90,
+            proof_lookahead: false,
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use super::Progress;
 use super::{MATE_BOUND, Run};
-use crate::search::game::{Outcome, SearchGame};
+use crate::search::game::SearchGame;
 
 /// How a search of more than two players treats the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,7 +143,7 @@ impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
 
     fn maxn_outcome(&self, position: &G::Position, ply: usize) -> Scores {
         let mut scores = [0; MAX_PLAYERS];
-        if let Outcome::Win(winner) = self.game.final_outcome(position) {
+        if let Some(winner) = self.game.winner(position) {
             let win = MAXN_WIN - ply as i32;
             for (player, score) in scores.iter_mut().enumerate().take(self.players) {
                 *score = if player == winner { win } else { -win };

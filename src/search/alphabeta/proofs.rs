@@ -24,7 +24,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     /// search: no iteration improves on it.
     pub(super) fn try_proof(&mut self, root: &G::Position, budget: u64, depth: u32) -> Option<SearchResult<G::Move>> {
         let bound = self.game.plies_left_bound(root)?;
-        if bound > self.game.proof_horizon() && !self.eager_proofs {
+        if bound > self.policy.proof_horizon && !self.eager_proofs {
             return None;
         }
         let signals = self.shared.signals;

@@ -1,4 +1,15 @@
 use super::*;
+use crate::search::game::{GameKnowledge, GameRules};
+
+/// The search's settings for the test games: no proof horizon matters, as
+/// they bound no game's length.
+const POLICY: Policy = Policy {
+    history_malus: false,
+    futility_pruning: false,
+    proof_horizon: 90,
+    dedicated_proof_horizon: 90,
+    proof_lookahead: true,
+};
 
 /// Second games for the search: one pile of stones, the player to move
 /// takes 1 to 3, and the player who cannot take has lost. With
@@ -14,7 +25,7 @@ struct Pile {
     mover: usize,
 }
 
-impl SearchGame for Subtraction {
+impl GameRules for Subtraction {
     type Position = Pile;
     type Move = u8;
 
@@ -43,12 +54,8 @@ impl SearchGame for Subtraction {
         (1..=3).contains(&take) && take <= pile.stones
     }
 
-    fn final_outcome(&self, pile: &Pile) -> Outcome {
-        Outcome::Win(1 - pile.mover)
-    }
-
-    fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
-        (pile.stones > 0).then_some(0)
+    fn winner(&self, pile: &Pile) -> Option<usize> {
+        Some(1 - pile.mover)
     }
 
     fn is_draw(&self, _: &Pile) -> bool {
@@ -59,16 +66,28 @@ impl SearchGame for Subtraction {
         false
     }
 
-    fn expected_moves_left(&self, pile: &Pile) -> u32 {
-        pile.stones as u32 / 4 + 1
-    }
-
     fn move_to_bits(take: u8) -> u16 {
         take as u16
     }
 
     fn move_from_bits(bits: u16) -> Option<u8> {
         u8::try_from(bits).ok()
+    }
+}
+
+impl GameKnowledge for Subtraction {
+    fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
+        (pile.stones > 0).then_some(0)
+    }
+
+    fn expected_moves_left(&self, pile: &Pile) -> u32 {
+        pile.stones as u32 / 4 + 1
+    }
+}
+
+impl SearchGame for Subtraction {
+    fn policy(&self) -> Policy {
+        POLICY
     }
 }
 
@@ -273,12 +292,13 @@ struct TreeNode {
     mover: usize,
     children: Vec<usize>,
     scores: [i32; 3],
-    end: Outcome,
+    /// The winner, where the node ends the game (`None`: a draw).
+    end: Option<usize>,
 }
 
 /// A node as written in a test: name, mover, children by name, static
 /// scores, and the result if it has no children.
-type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Outcome);
+type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Option<usize>);
 
 impl Tree {
     fn new(nodes: &[NodeSpec]) -> Tree {
@@ -327,7 +347,7 @@ impl Tree {
     }
 }
 
-impl SearchGame for Tree {
+impl GameRules for Tree {
     type Position = usize;
     /// The node a move leads to.
     type Move = usize;
@@ -356,13 +376,8 @@ impl SearchGame for Tree {
         self.nodes[*node].children.contains(&child)
     }
 
-    fn final_outcome(&self, node: &usize) -> Outcome {
+    fn winner(&self, node: &usize) -> Option<usize> {
         self.nodes[*node].end
-    }
-
-    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
-        let node = &self.nodes[*node];
-        (!node.children.is_empty()).then_some(node.scores[player])
     }
 
     fn is_draw(&self, _: &usize) -> bool {
@@ -371,10 +386,6 @@ impl SearchGame for Tree {
 
     fn repetition_is_draw(&self) -> bool {
         self.repetitions
-    }
-
-    fn expected_moves_left(&self, _: &usize) -> u32 {
-        4
     }
 
     fn move_to_bits(child: usize) -> u16 {
@@ -386,7 +397,27 @@ impl SearchGame for Tree {
     }
 }
 
-const ON: Outcome = Outcome::Draw;
+impl GameKnowledge for Tree {
+    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
+        let node = &self.nodes[*node];
+        (!node.children.is_empty()).then_some(node.scores[player])
+    }
+
+    fn expected_moves_left(&self, _: &usize) -> u32 {
+        4
+    }
+}
+
+impl SearchGame for Tree {
+    fn policy(&self) -> Policy {
+        POLICY
+    }
+}
+
+/// The end of an inner node: none, as the game goes on there.
+const ON: Option<usize> = None;
+/// A drawn end.
+const DRAW: Option<usize> = None;
 const NO_SCORES: [i32; 3] = [0; 3];
 
 #[test]
@@ -396,7 +427,7 @@ fn a_proved_loss_to_a_coalition_is_offered_but_leaves_the_prover_searching() {
     let tree = Tree::new(&[
         ("root", 0, &["only"], NO_SCORES, ON),
         ("only", 1, &["b-wins"], NO_SCORES, ON),
-        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
     ]);
     let proved = prove_alongside(&tree, &0);
     assert!(!proved.done);
@@ -421,7 +452,7 @@ fn paranoid_and_maxn_choose_by_hand_worked_values() {
         ("x2", 2, &["end"], [1, 2, 5], ON),
         ("y1", 2, &["end"], [2, 5, 0], ON),
         ("y2", 2, &["end"], [2, 1, 3], ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
     ]);
     let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 2);
     assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(3), vec!["x", "x1"]));
@@ -440,11 +471,11 @@ fn a_forced_win_through_passes_and_double_moves_is_a_mate_in_own_moves() {
     // a smaller one) both delay it with "long": A wins after its own
     // three moves fight, again, finish. Paranoid finds a forced win and
     // reports it as mate 3; max-n reports the same line as a high score.
-    let a_wins = Outcome::Win(0);
+    let a_wins = Some(0);
     let tree = Tree::new(&[
         ("root", 0, &["lose", "fight"], NO_SCORES, ON),
         ("lose", 1, &["b-wins"], NO_SCORES, ON),
-        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
         ("fight", 1, &["short", "long"], NO_SCORES, ON),
         ("short", 2, &["c-pass"], NO_SCORES, ON),
         ("c-pass", 0, &["a-wins"], NO_SCORES, ON),
@@ -473,12 +504,12 @@ fn late_move_pruning_does_not_give_up_a_node_whose_first_moves_all_lose() {
     // move pruning keeps nine moves and a fail-high is not searched
     // again. Were it to prune after nine lost moves, A would seem lost
     // after "trap", and "x" refuted.
-    let b_wins = Outcome::Win(1);
+    let b_wins = Some(1);
     let mut nodes: Vec<NodeSpec> = vec![
         ("root", 0, &["safe", "x"], NO_SCORES, ON),
         ("safe", 1, &["calm"], NO_SCORES, ON),
         ("calm", 0, &["end"], NO_SCORES, ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
         ("x", 1, &["trap"], NO_SCORES, ON),
         ("trap", 0, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "escape"], NO_SCORES, ON),
         ("escape", 1, &["end"], [50, -50, 0], ON),
@@ -501,10 +532,10 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is()
     let mut tree = Tree::new(&[
         ("root", 0, &["x", "y"], NO_SCORES, ON),
         ("x", 1, &["a-wins"], NO_SCORES, ON),
-        ("a-wins", 2, &[], NO_SCORES, Outcome::Win(0)),
+        ("a-wins", 2, &[], NO_SCORES, Some(0)),
         ("y", 1, &["calm"], NO_SCORES, ON),
         ("calm", 2, &["end"], [10, 0, 0], ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
     ]);
     tree.repetitions = true;
     for style in MultiplayerSearch::ALL {
@@ -524,13 +555,13 @@ fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
     // loses at once), reporting mate -1: A's one move, then the end.
     let tree = Tree::new(&[
         ("root", 0, &["resign", "hope"], NO_SCORES, ON),
-        ("resign", 1, &[], NO_SCORES, Outcome::Win(1)),
+        ("resign", 1, &[], NO_SCORES, Some(1)),
         ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
         ("spare", 2, &["pass"], NO_SCORES, ON),
         ("pass", 0, &["a-wins"], NO_SCORES, ON),
-        ("a-wins", 1, &[], NO_SCORES, Outcome::Win(0)),
+        ("a-wins", 1, &[], NO_SCORES, Some(0)),
         ("betray", 2, &["c-wins"], NO_SCORES, ON),
-        ("c-wins", 0, &[], NO_SCORES, Outcome::Win(2)),
+        ("c-wins", 0, &[], NO_SCORES, Some(2)),
     ]);
     let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
     assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));
