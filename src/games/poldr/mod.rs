@@ -2,20 +2,20 @@
 //! intervals, positions, move generation, notation, hashing, perft, the
 //! evaluation and the adapter to the search. Pure: no I/O.
 
+mod adapter;
 mod geometry;
 mod moves;
 mod perft;
 mod position;
-mod search;
 mod session;
 mod types;
 mod zobrist;
 
+pub use adapter::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use geometry::Geometry;
 pub use moves::{Illegal, Move, MoveParseError};
 pub use perft::{divide, perft, perft_until};
 pub use position::{LARGEST_PLY, Outcome, Position, PositionError, SetupError, WinReason};
-pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use session::PoldrSession;
 pub use types::{
     CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError,

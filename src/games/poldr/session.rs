@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use super::moves::Move;
 use super::perft::{perft, perft_until};
 use super::position::Position;
-use super::search::PoldrGame;
+use super::adapter::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{Ending, GameKind, PlayError, Session, read_move, search_and_report};
