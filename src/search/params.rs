@@ -69,14 +69,15 @@ pub(super) struct SearchParams {
     pub(super) late_moves_slope: i32,
     /// Late move reductions start at this depth...
     pub(super) reduction_depth: i32,
-    /// ...and at this move of a node (counting from 0): the first moves of
-    /// a well-ordered list hold nearly all cut-offs.
+    /// ...and at this move of a node (counting from 0): late moves of a
+    /// well-ordered list rarely matter, so they are searched shallower
+    /// first, and again in full only if they surprise.
     pub(super) reduction_index: usize,
-    /// A late move is reduced by `reduction_base + ln(depth) · ln(index) /
-    /// reduction_divisor` plies (rounded down, at least 1, at most depth -
-    /// 2). Stronger reductions measured -19.5 +/- 15.7 and weaker ones
-    /// -11.8 +/- 16.4 (standard); a ply more away from the principal
-    /// variation -4.3 +/- 15.3 (800 games).
+    /// A late move is reduced by `base + ln(depth) · ln(index) / divisor`
+    /// plies, rounded down, at least 1 and at most `depth - 2`. Stronger
+    /// reductions measured -19.5 +/- 15.7 and weaker ones -11.8 +/- 16.4
+    /// (standard); a ply more away from the principal variation -4.3 +/-
+    /// 15.3 (800 games).
     pub(super) reduction_base: f64,
     /// See `reduction_base`.
     pub(super) reduction_divisor: f64,

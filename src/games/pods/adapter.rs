@@ -4,32 +4,9 @@
 use std::sync::Arc;
 
 use super::eval::{EvalTerms, Weights, evaluate, evaluate_terms};
+use super::tunables::TUNABLES;
 use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
 use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
-
-/// Standard: proofs are tried in timed play once both sides together can
-/// make at most this many more placements.
-const PROOF_HORIZON: u32 = 20;
-
-/// Standard: games between good players are proved won or lost about when
-/// both sides together can make this many more placements (measured over
-/// match games); after that each move is nearly free.
-const DECIDED_AT: u32 = 14;
-/// Standard: the fewest own moves a clock is shared over, so a game that
-/// runs past `DECIDED_AT` unproved still keeps time for its last moves.
-const FEWEST_MOVES_LEFT: u32 = 3;
-
-/// Advanced: the moves the side to move has still to play, about this
-/// many plus this many per pod in its hand. Over 150 games of a match at
-/// 1 s + 10 ms the mean was 10 with one pod in hand, 17 with four, 25 with
-/// eight and 30 with twelve (README, "The advanced clock"): a little above
-/// that, so the clock is used and not run out.
-const ADVANCED_MOVES_LEFT: u32 = 10;
-const ADVANCED_MOVES_PER_POD: u32 = 2;
-
-/// Standard: the order hint of a placement, per point it takes or attacks
-/// that the opponent could still place on (in history units).
-const HINT_PER_CLOSED_POINT: i32 = 8;
 
 /// Pods for the search: the rules plus what a match adds (a ply limit).
 pub struct PodsGame {
@@ -124,7 +101,9 @@ impl GameKnowledge for PodsGame {
     /// first, among moves history does not tell apart.
     fn order_hint(&self, position: &Position, mv: Move) -> i32 {
         match self.rules.variant() {
-            Variant::Standard => HINT_PER_CLOSED_POINT * position.points_closed_to_opponent(&self.rules, mv) as i32,
+            Variant::Standard => {
+                TUNABLES.hint_per_closed_point * position.points_closed_to_opponent(&self.rules, mv) as i32
+            }
             Variant::Advanced => 0,
         }
     }
@@ -149,32 +128,32 @@ impl GameKnowledge for PodsGame {
         let in_hand = position.hand(position.side_to_move()).count();
         match self.rules.variant() {
             // The moves that count are those before the game is decided:
-            // about half the placements left above `DECIDED_AT` are ours.
+            // about half the placements left above `decided_at` are ours.
             Variant::Standard => {
                 let placements_left = self.plies_left_bound(position).unwrap_or(0);
-                (placements_left.saturating_sub(DECIDED_AT) / 2).max(FEWEST_MOVES_LEFT).min(in_hand.max(1))
+                (placements_left.saturating_sub(TUNABLES.decided_at) / 2)
+                    .max(TUNABLES.fewest_moves_left)
+                    .min(in_hand.max(1))
             }
             // Pods come back to hand and move about: games run longer.
-            Variant::Advanced => ADVANCED_MOVES_LEFT + ADVANCED_MOVES_PER_POD * in_hand,
+            Variant::Advanced => TUNABLES.advanced_moves_left + TUNABLES.advanced_moves_per_pod * in_hand,
         }
     }
 }
 
 impl SearchGame for PodsGame {
-    /// The history malus in both variants: the advanced game gained from
-    /// it and the standard game lost nothing (README, "History malus").
-    /// Futility pruning in the advanced game: it gained there; the standard
-    /// game showed no clear gain over 2,000 games (README, "Futility
-    /// pruning"). A dedicated prover over the whole standard game: a thread
-    /// proving from its first moves paid more than one searching ahead of
-    /// the main thread (README, "A helper that proves").
+    /// The settings of this variant, as `Tunables` gives them with their reasons.
     fn policy(&self) -> Policy {
+        let futility_pruning = match self.rules.variant() {
+            Variant::Standard => TUNABLES.standard_futility_pruning,
+            Variant::Advanced => TUNABLES.advanced_futility_pruning,
+        };
         Policy {
-            history_malus: true,
-            futility_pruning: self.rules.variant() == Variant::Advanced,
-            proof_horizon: PROOF_HORIZON,
-            dedicated_proof_horizon: u32::MAX,
-            proof_lookahead: true,
+            history_malus: TUNABLES.history_malus,
+            futility_pruning,
+            proof_horizon: TUNABLES.proof_horizon,
+            dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
+            proof_lookahead: TUNABLES.proof_lookahead,
         }
     }
 }
@@ -202,13 +181,13 @@ mod tests {
         let (game, start) = standard_after("");
         let full_hand = start.hand(Side::White).count();
         let early = game.expected_moves_left(&start);
-        assert!(early <= full_hand / 2 && early > FEWEST_MOVES_LEFT, "{early} of {full_hand}");
+        assert!(early <= full_hand / 2 && early > TUNABLES.fewest_moves_left, "{early} of {full_hand}");
 
         // 13 plies of a match game: few placements left on either side.
         let (game, late) = standard_after("B@e6 L@c5 N@a1 N@b5 J@d3 G@c4 G@d2 B@e3 E@f3 A@b3 K@f6 C@b4 I@c2");
         let left = game.plies_left_bound(&late).unwrap();
-        assert!(left < DECIDED_AT + 2 * FEWEST_MOVES_LEFT, "{left} placements left");
-        assert_eq!(game.expected_moves_left(&late), FEWEST_MOVES_LEFT);
+        assert!(left < TUNABLES.decided_at + 2 * TUNABLES.fewest_moves_left, "{left} placements left");
+        assert_eq!(game.expected_moves_left(&late), TUNABLES.fewest_moves_left);
     }
 
     /// How much the score changes, on average, from an even depth to the

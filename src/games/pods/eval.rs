@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 use super::endgame::{Prospects, secure_estimate};
 use super::position::PlacementSummary;
+use super::tunables::TUNABLES;
 use super::{Position, Rules, Side, Variant};
 
 /// What the evaluation looks at. Each is the side to move's count less the
@@ -82,27 +83,21 @@ impl Feature {
 pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
-    /// The weights each variant plays with: fitted by `podium tune`, the
-    /// standard game's `placements` then raised from 1 to 3 by matches, and
-    /// its `contested_points` set to where its scores stop swinging between
-    /// odd and even depths (see README).
+    /// The weights each variant plays with (the reasons for their values
+    /// are in `Tunables`).
     pub const fn for_variant(variant: Variant) -> Weights {
         match variant {
-            //               secure open place safe most hand nearly podmv tempo contested
-            Variant::Standard => Weights([60, 8, 3, 0, 0, 0, 0, 0, 10, 30]),
-            Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10, 0]),
+            Variant::Standard => TUNABLES.standard_weights,
+            Variant::Advanced => TUNABLES.advanced_weights,
         }
     }
 
-    /// Scores are rounded down to a multiple of this power of two. The
-    /// standard game's terms differ by a few units between many moves; at a
-    /// grain of 1, each one that edges past the best so far is searched
-    /// again in full, and some iterations cost a hundred times the one
-    /// before (README, "The score grain").
+    /// Scores are rounded down to a multiple of this power of two (see
+    /// `Tunables::standard_grain`).
     pub const fn grain(variant: Variant) -> i32 {
         match variant {
-            Variant::Standard => 8,
-            Variant::Advanced => 1,
+            Variant::Standard => TUNABLES.standard_grain,
+            Variant::Advanced => TUNABLES.advanced_grain,
         }
     }
 

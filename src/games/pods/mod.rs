@@ -14,6 +14,7 @@ mod pods;
 mod position;
 mod ruleset;
 mod session;
+mod tunables;
 pub mod tune;
 mod types;
 

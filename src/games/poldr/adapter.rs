@@ -1,92 +1,12 @@
 //! POLD.R as the search sees it: its rules, its knowledge (the evaluation
 //! and what proofs need) and the search's settings for it.
 
-use std::fmt;
-
+use super::eval::{EvalTerms, Weights, evaluate_terms};
 use super::moves::Move;
 use super::position::Position;
-use super::types::{Cells, Phase, Seat};
+use super::tunables::TUNABLES;
+use super::types::Seat;
 use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
-
-/// Evaluation weights, in one place so they are easy to tune.
-#[derive(Clone, Copy, Debug)]
-pub struct Weights {
-    /// Building: per brick still in reserve (fewer is better: the last brick wins).
-    pub building_reserve: i32,
-    /// Clearing: per brick in reserve (the most bricks win at the end).
-    pub clearing_reserve: i32,
-    /// Clearing: per own brick that a turn could take back now.
-    pub clearable_brick: i32,
-}
-
-impl Weights {
-    pub const DEFAULT: Weights = Weights { building_reserve: -30, clearing_reserve: 100, clearable_brick: 50 };
-}
-
-/// One player's evaluation terms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeatTerms {
-    pub reserve: i32,
-    pub clearable: i32,
-}
-
-impl SeatTerms {
-    pub fn total(&self) -> i32 {
-        self.reserve + self.clearable
-    }
-}
-
-/// The evaluation split into its terms: each player's own, and the score of
-/// one player (their total against the best of the others).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalTerms {
-    pub clearing: bool,
-    pub seats: Vec<(Seat, SeatTerms)>,
-}
-
-impl EvalTerms {
-    pub fn score_for(&self, player: Seat) -> i32 {
-        let own = self.seats.iter().find(|(seat, _)| *seat == player).map_or(0, |(_, terms)| terms.total());
-        let best_other =
-            self.seats.iter().filter(|(seat, _)| *seat != player).map(|(_, terms)| terms.total()).max().unwrap_or(0);
-        own - best_other
-    }
-}
-
-impl fmt::Display for EvalTerms {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "phase {}", if self.clearing { "clearing" } else { "building" })?;
-        for (seat, terms) in &self.seats {
-            write!(
-                f,
-                " {} reserve {} clearable {} total {};",
-                seat.name(),
-                terms.reserve,
-                terms.clearable,
-                terms.total()
-            )?;
-        }
-        Ok(())
-    }
-}
-
-/// The bricks of `seat` that some clearing turn could take back now.
-fn clearable_bricks(position: &Position, seat: Seat) -> Cells {
-    let (Some(pawn), Some(marker)) = (position.pawn(), position.marker(seat)) else {
-        return Cells::EMPTY;
-    };
-    let own = position.bricks(seat);
-    let geometry = position.geometry();
-    let empty = position.empty();
-    let mut reachable = Cells::EMPTY;
-    for to in geometry.aligned(pawn) & empty {
-        reachable |= geometry.between(pawn, to);
-    }
-    for to in geometry.aligned(marker) & empty {
-        reachable |= geometry.between(to, marker);
-    }
-    reachable & own
-}
 
 /// POLD.R for the search. Stateless: positions carry their board size and
 /// number of players.
@@ -96,30 +16,14 @@ pub struct PoldrGame {
 
 impl Default for PoldrGame {
     fn default() -> PoldrGame {
-        PoldrGame { weights: Weights::DEFAULT }
+        PoldrGame { weights: TUNABLES.weights }
     }
 }
 
 impl PoldrGame {
     /// The evaluation's terms, for people (the `eval` command) and for `evaluate`.
     pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
-        let clearing = position.phase() == Phase::Clearing || position.is_blocked();
-        let seats = position
-            .seats()
-            .map(|seat| {
-                let reserve = position.reserve(seat) as i32;
-                let terms = if clearing {
-                    SeatTerms {
-                        reserve: self.weights.clearing_reserve * reserve,
-                        clearable: self.weights.clearable_brick * clearable_bricks(position, seat).count() as i32,
-                    }
-                } else {
-                    SeatTerms { reserve: self.weights.building_reserve * reserve, clearable: 0 }
-                };
-                (seat, terms)
-            })
-            .collect();
-        EvalTerms { clearing, seats }
+        evaluate_terms(position, &self.weights)
     }
 }
 
@@ -209,23 +113,20 @@ impl GameKnowledge for PoldrGame {
 
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let mover = position.mover();
-        (position.reserve(mover) as u32 + position.bricks(mover).count()) / 2 + 4
+        let bricks = position.reserve(mover) as u32 + position.bricks(mover).count();
+        bricks / TUNABLES.bricks_per_move_left + TUNABLES.extra_moves_left
     }
 }
 
 impl SearchGame for PoldrGame {
-    /// Proofs where at most 90 plies can be left, by a helper thread too.
-    /// No lookahead in proofs: the shared form of a position is the least
-    /// of its 8 symmetric images, too costly to work out for every child
-    /// of every proof node (with it, proofs took half of a search's time at
-    /// the start position).
+    /// The settings `Tunables` gives, with their reasons.
     fn policy(&self) -> Policy {
         Policy {
-            history_malus: false,
-            futility_pruning: false,
-            proof_horizon: 90,
-            dedicated_proof_horizon: 90,
-            proof_lookahead: false,
+            history_malus: TUNABLES.history_malus,
+            futility_pruning: TUNABLES.futility_pruning,
+            proof_horizon: TUNABLES.proof_horizon,
+            dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
+            proof_lookahead: TUNABLES.proof_lookahead,
         }
     }
 }

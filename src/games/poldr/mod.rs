@@ -3,15 +3,18 @@
 //! evaluation and the adapter to the search. Pure: no I/O.
 
 mod adapter;
+mod eval;
 mod geometry;
 mod moves;
 mod perft;
 mod position;
 mod session;
+mod tunables;
 mod types;
 mod zobrist;
 
-pub use adapter::{EvalTerms, PoldrGame, SeatTerms, Weights};
+pub use adapter::PoldrGame;
+pub use eval::{EvalTerms, SeatTerms, Weights};
 pub use geometry::Geometry;
 pub use moves::{Illegal, Move, MoveParseError};
 pub use perft::{divide, perft, perft_until};
