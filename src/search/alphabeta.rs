@@ -10,7 +10,7 @@ use std::sync::{Condvar, LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 use super::game::{Policy, SearchGame};
-use super::limits::{Limits, Signals, TimeBudget};
+use super::limits::{Limits, Signals, Timer};
 use super::params::PARAMS;
 use super::solver::{ProofTable, Proven};
 use super::tt::{Bound, Entry, TranspositionTable};
@@ -234,11 +234,8 @@ struct Run<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> {
     seldepth: u32,
     /// When the search began, for reports.
     started: Instant,
-    /// When the clock began: at the start, or when pondering ended.
-    clock_started: Instant,
-    /// Pondering: no time limit yet.
-    pondering: bool,
-    budget: TimeBudget,
+    /// The main thread's clock (helpers: unlimited).
+    timer: Timer,
     node_limit: Option<u64>,
     shared: &'a Shared<'a>,
     aborted: bool,
@@ -431,17 +428,15 @@ impl Searcher {
             shared.open_gate();
             let mut main = Run::new(game, tt, main_history, game_history, &shared, report);
             main.started = clock_start;
-            main.clock_started = clock_start;
+            main.timer = Timer::new(budget, clock_start, pondering);
             main.helper_proves = helper_proves && helpers_started > 0;
             if !main.helper_proves && proofs_wanted {
                 main.proofs = take_proof_table(proof_table);
             }
             main.maxn = maxn;
             main.root_moves = root_moves.to_vec();
-            main.pondering = pondering;
             main.eager_proofs = eager_proofs;
             main.prove_first = limits.prove;
-            main.budget = budget;
             main.node_limit = limits.nodes.filter(|_| !limits.infinite);
             let result = main.iterate(root, 1, max_depth, limits.infinite, lines, limits.mate);
             shared.finished.store(true, Ordering::Relaxed);
@@ -481,9 +476,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
-            clock_started: Instant::now(),
-            pondering: false,
-            budget: TimeBudget { soft: None, hard: None },
+            timer: Timer::unlimited(),
             node_limit: None,
             shared,
             aborted: false,
@@ -696,8 +689,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 matches!((best.score, mate), (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
             // A max-n tree that ends everywhere before the depth is complete.
             let proven = (first_score.abs() > MATE_BOUND || (self.maxn && !self.horizon_reached)) && !infinite;
-            let soft = self.budget.soft;
-            if proven || mate_found || self.past(soft) {
+            if proven || mate_found || self.timer.past_soft(self.shared.signals) {
                 break;
             }
         }
@@ -811,19 +803,6 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         (result, report)
     }
 
-    /// Whether the clock has passed `limit`. While the search ponders no
-    /// limit runs; the clock starts when pondering ends.
-    fn past(&mut self, limit: Option<Duration>) -> bool {
-        if self.pondering {
-            if self.shared.signals.pondering.load(Ordering::Relaxed) {
-                return false;
-            }
-            self.pondering = false;
-            self.clock_started = Instant::now();
-        }
-        limit.is_some_and(|limit| self.clock_started.elapsed() >= limit)
-    }
-
     /// Whether reaching `key` here draws by repetition: a second occurrence
     /// within the search counts (the usual shortcut: the side that can
     /// repeat could as well repeat again), but against the game before the
@@ -847,8 +826,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(PARAMS.poll_interval) {
             self.shared.nodes.fetch_add(PARAMS.poll_interval, Ordering::Relaxed);
-            let hard = self.budget.hard;
-            let over_time = self.past(hard) || self.shared.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+            let over_time = self.timer.past_hard(self.shared.signals)
+                || self.shared.deadline.is_some_and(|deadline| Instant::now() >= deadline);
             self.overtaken = self.ahead == 0
                 && self.shared.adopt_helper_lines
                 && self.shared.helper_depth.load(Ordering::Relaxed) >= self.shared.main_depth.load(Ordering::Relaxed);

@@ -1,7 +1,7 @@
 //! What the caller allows a search (depth, nodes, time) and how clock time
 //! becomes a budget.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::params::PARAMS;
@@ -58,20 +58,80 @@ impl Signals {
 /// When to stop: no new iteration starts after `soft`; the search is cut
 /// off at `hard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeBudget {
-    pub soft: Option<Duration>,
-    pub hard: Option<Duration>,
+pub(super) struct TimeBudget {
+    pub(super) soft: Option<Duration>,
+    pub(super) hard: Option<Duration>,
+}
+
+impl TimeBudget {
+    /// No time limit.
+    pub(super) const NONE: TimeBudget = TimeBudget { soft: None, hard: None };
+}
+
+/// The main thread's clock: its budget, counted from when the clock
+/// started (the `go`, or the end of pondering: while the search ponders no
+/// limit runs).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Timer {
+    budget: TimeBudget,
+    started: Instant,
+    pondering: bool,
+}
+
+impl Timer {
+    /// A clock started at `started` with `budget`, or not yet started while `pondering`.
+    pub(super) fn new(budget: TimeBudget, started: Instant, pondering: bool) -> Timer {
+        Timer { budget, started, pondering }
+    }
+
+    /// A clock with no limits (helper threads: the main thread stops them).
+    pub(super) fn unlimited() -> Timer {
+        Timer::new(TimeBudget::NONE, Instant::now(), false)
+    }
+
+    /// When the clock started (the search's start, or the end of pondering).
+    pub(super) fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// The hard limit, once the clock runs (none while pondering).
+    pub(super) fn hard_limit(&self) -> Option<Duration> {
+        if self.pondering { None } else { self.budget.hard }
+    }
+
+    /// Whether the hard limit has passed: the search stops now.
+    pub(super) fn past_hard(&mut self, signals: &Signals) -> bool {
+        self.past(signals, self.budget.hard)
+    }
+
+    /// Whether the soft limit has passed: no new iteration starts.
+    pub(super) fn past_soft(&mut self, signals: &Signals) -> bool {
+        self.past(signals, self.budget.soft)
+    }
+
+    /// Whether the clock has passed `limit`. While the search ponders no
+    /// limit runs; the clock starts when pondering ends.
+    fn past(&mut self, signals: &Signals, limit: Option<Duration>) -> bool {
+        if self.pondering {
+            if signals.pondering.load(Ordering::Relaxed) {
+                return false;
+            }
+            self.pondering = false;
+            self.started = Instant::now();
+        }
+        limit.is_some_and(|limit| self.started.elapsed() >= limit)
+    }
 }
 
 impl Limits {
     /// The time budget for this move. `moves_left` is the game's estimate of
     /// the moves the side to move has still to play, used when the
     /// controller gives no `moves_to_go`.
-    pub fn budget(&self, moves_left: u32) -> TimeBudget {
+    pub(super) fn budget(&self, moves_left: u32) -> TimeBudget {
         if self.infinite {
-            return TimeBudget { soft: None, hard: None };
+            return TimeBudget::NONE;
         }
-        let mut budget = TimeBudget { soft: None, hard: None };
+        let mut budget = TimeBudget::NONE;
         if let Some(movetime) = self.movetime {
             // A fixed time per move is meant to be used: iterations run to
             // the end of it, less the overhead and a margin for a busy machine.
@@ -129,7 +189,7 @@ mod tests {
     #[test]
     fn infinite_has_no_budget_and_limits_combine() {
         let infinite = Limits { infinite: true, movetime: Some(ms(5)), ..Limits::default() };
-        assert_eq!(infinite.budget(16), TimeBudget { soft: None, hard: None });
+        assert_eq!(infinite.budget(16), TimeBudget::NONE);
         let both = Limits {
             movetime: Some(ms(50)),
             clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),

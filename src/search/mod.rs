@@ -14,5 +14,5 @@ pub use alphabeta::{
     UnknownMultiplayerSearch, hardware_threads,
 };
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
-pub use limits::{Clock, Limits, Signals, TimeBudget};
+pub use limits::{Clock, Limits, Signals};
 pub use tt::{Bound, Entry, TranspositionTable};

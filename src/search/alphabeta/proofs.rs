@@ -29,8 +29,8 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
         let signals = self.shared.signals;
         // Pondering, the budget of nodes is the only limit.
-        let hard = if self.pondering { None } else { self.budget.hard };
-        let clock_started = self.clock_started;
+        let hard = self.timer.hard_limit();
+        let clock_started = self.timer.started();
         let searched_for = clock_started.elapsed();
         // Under a clock a proof also stops once it has taken its share of
         // the time the iterations have had, since its nodes cost more than theirs.
