@@ -10,9 +10,7 @@ mod solver;
 mod tt;
 
 pub use alphabeta::{
-    MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher,
-    UnknownMultiplayerSearch, hardware_threads,
+    MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
-pub use tt::{Bound, Entry, TranspositionTable};

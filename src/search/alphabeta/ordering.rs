@@ -1,8 +1,8 @@
 //! Move ordering: the table's move, then the killers, then the other moves
-//! by history and the game's hint, handed out one at a time (`Run::pick`);
-//! and the killers and history that cut-offs teach.
+//! by history and the game's hint, handed out one at a time
+//! (`Worker::pick`); and the killers and history that cut-offs teach.
 
-use super::{Progress, Run};
+use super::worker::Worker;
 use crate::search::game::SearchGame;
 use crate::search::params::PARAMS;
 
@@ -18,20 +18,12 @@ fn history_slot(mover: usize, bits: u16) -> usize {
     mover.min(HISTORY_SEATS - 1) << 16 | usize::from(bits)
 }
 
-impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
-    /// The next move to search at this node and its ordering score: the
-    /// table's move, then the killers that are legal here, then the rest of
-    /// the generated moves, best first. Moves are generated only when the
-    /// first stages are used up.
-    pub(super) fn pick(
-        &mut self,
-        picker: &mut MovePicker<G::Move>,
-        position: &G::Position,
-        scored: &mut Vec<(i32, G::Move)>,
-        tt_move: Option<G::Move>,
-        ply: usize,
-        partial_root: &mut bool,
-    ) -> Option<(G::Move, i32)> {
+impl<'a, G: SearchGame> Worker<'a, G> {
+    /// The next move to search at the picker's node and its ordering
+    /// score: the table's move, then the killers that are legal here, then
+    /// the rest of the generated moves, best first. Moves are generated
+    /// only when the first stages are used up.
+    pub(super) fn pick(&mut self, picker: &mut MovePicker<G::Move>, position: &G::Position) -> Option<(G::Move, i32)> {
         loop {
             match picker.stage {
                 Stage::Table => {
@@ -52,25 +44,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 }
                 Stage::Generate => {
                     picker.stage = Stage::Rest;
-                    let mut moves = std::mem::take(&mut self.move_buffers[ply]);
-                    moves.clear();
-                    self.game.legal_moves(position, &mut moves);
-                    if ply == 0 {
-                        let generated = moves.len();
-                        moves.retain(|mv| self.root_moves.contains(mv));
-                        *partial_root = moves.len() < generated;
-                    }
-                    let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
-                    moves.retain(|mv| !tried.contains(&Some(*mv)));
-                    self.score_moves(position, picker.mover, &moves, scored, tt_move, ply);
-                    self.move_buffers[ply] = moves;
+                    self.generate(picker, position);
                 }
                 Stage::Rest => {
-                    if picker.next >= scored.len() {
+                    if picker.next >= picker.scored.len() {
                         return None;
                     }
-                    order_next(scored, picker.next);
-                    let (score, mv) = scored[picker.next];
+                    order_next(&mut picker.scored, picker.next);
+                    let (score, mv) = picker.scored[picker.next];
                     picker.next += 1;
                     return Some((mv, score));
                 }
@@ -78,19 +59,30 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
     }
 
+    /// Generates the node's moves (at the root, only those asked for)
+    /// less the ones already handed out, with their ordering scores.
+    fn generate(&mut self, picker: &mut MovePicker<G::Move>, position: &G::Position) {
+        let ply = picker.ply;
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
+        moves.clear();
+        self.game.legal_moves(position, &mut moves);
+        if ply == 0 {
+            let generated = moves.len();
+            moves.retain(|mv| self.root.moves.contains(mv));
+            picker.partial_root = moves.len() < generated;
+        }
+        let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
+        moves.retain(|mv| !tried.contains(&Some(*mv)));
+        self.score_moves(position, picker, &moves);
+        self.buffers.moves[ply] = moves;
+    }
+
     /// The table move first, then killers, then by history and the game's hint.
-    pub(super) fn score_moves(
-        &self,
-        position: &G::Position,
-        mover: usize,
-        moves: &[G::Move],
-        scored: &mut Vec<(i32, G::Move)>,
-        tt_move: Option<G::Move>,
-        ply: usize,
-    ) {
-        let killers = self.killers[ply];
-        scored.clear();
-        scored.extend(moves.iter().map(|&mv| {
+    fn score_moves(&self, position: &G::Position, picker: &mut MovePicker<G::Move>, moves: &[G::Move]) {
+        let (tt_move, mover) = (picker.tt_move, picker.mover);
+        let killers = self.killers[picker.ply];
+        picker.scored.clear();
+        picker.scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
                 TT_MOVE_SCORE
             } else if Some(mv) == killers[0] {
@@ -125,7 +117,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     }
 }
 
-/// Where a node is in handing out its moves (see `Run::pick`).
+/// Where a node is in handing out its moves (see `Worker::pick`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
     Table,
@@ -134,21 +126,59 @@ enum Stage {
     Rest,
 }
 
+/// One node's move ordering: where it is in handing out its moves, and
+/// what it knows to order them by.
 pub(super) struct MovePicker<M> {
     stage: Stage,
+    /// The table's move, as a stage of its own (not at the root).
     table_move: Option<M>,
+    /// The table's move, to score first in the generated list.
+    tt_move: Option<M>,
     killers: [Option<M>; 2],
     /// The killers handed out, so the generated list skips them.
     tried: [Option<M>; 2],
+    /// The generated moves with their ordering scores.
+    scored: Vec<(i32, M)>,
     /// The next generated move to hand out.
     next: usize,
     /// Who moves at the node: history is kept by seat.
     mover: usize,
+    ply: usize,
+    /// At the root: some legal moves were left out, as the caller asked.
+    pub(super) partial_root: bool,
 }
 
 impl<M: Copy> MovePicker<M> {
-    pub(super) fn new(table_move: Option<M>, killers: [Option<M>; 2], mover: usize) -> Self {
-        MovePicker { stage: Stage::Table, table_move, killers, tried: [None; 2], next: 0, mover }
+    /// The picker of a node at `ply`, whose generated moves go into
+    /// `scored` (a buffer, emptied here). At the root the table's move and
+    /// the killers get no stage of their own: the root searches only the
+    /// moves asked for, which the generated list keeps to.
+    pub(super) fn new(
+        tt_move: Option<M>,
+        killers: [Option<M>; 2],
+        mover: usize,
+        ply: usize,
+        mut scored: Vec<(i32, M)>,
+    ) -> Self {
+        scored.clear();
+        let root = ply == 0;
+        MovePicker {
+            stage: Stage::Table,
+            table_move: if root { None } else { tt_move },
+            tt_move,
+            killers: if root { [None; 2] } else { killers },
+            tried: [None; 2],
+            scored,
+            next: 0,
+            mover,
+            ply,
+            partial_root: false,
+        }
+    }
+
+    /// The buffer of generated moves, to be reused.
+    pub(super) fn into_buffer(self) -> Vec<(i32, M)> {
+        self.scored
     }
 }
 

@@ -1,5 +1,19 @@
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::manager::{Manager, Plan, Proofs};
+use super::maxn::MAXN_WIN;
+use super::negamax::{REDUCTION_TABLE, late_move_reduction, reduction_formula, score_from_tt, score_to_tt};
+use super::ordering::HISTORY_SIZE;
+use super::shared::{HelperLine, HelperProof, Shared};
+use super::worker::Worker;
 use super::*;
-use crate::search::game::{GameKnowledge, GameRules};
+use crate::search::game::{GameKnowledge, GameRules, Policy, SearchGame};
+use crate::search::limits::{Limits, Signals};
+use crate::search::solver::{ProofTable, Proven};
+use crate::search::tt::TranspositionTable;
 
 /// The search's settings for the test games: no proof horizon matters, as
 /// they bound no game's length.
@@ -126,29 +140,43 @@ fn the_search_plays_a_second_game_perfectly_with_exact_mate_distances() {
     }
 }
 
+/// The main thread alone, searching `root` to depth 60 with what `shared`
+/// holds (taking a proving helper's proofs where `helper_proves`), reporting
+/// to `report`.
+fn iterate_main<G: SearchGame>(
+    game: &G,
+    tt: &TranspositionTable,
+    shared: &Shared<'_>,
+    root: &G::Position,
+    helper_proves: bool,
+    report: impl FnMut(Progress<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    let mut history = vec![0; HISTORY_SIZE];
+    let game_history = HashMap::new();
+    let worker = Worker::new(game, tt, &mut history, &game_history, shared);
+    let report = RefCell::new(report);
+    let proofs = Proofs { by_helper: helper_proves, ..Proofs::default() };
+    let mut main = Manager::new(worker, &report, Instant::now(), proofs);
+    main.iterate(root, &Plan { max_depth: 60, infinite: false, lines: 1, mate: None })
+}
+
 #[test]
 fn the_main_thread_takes_over_a_deeper_line_a_helper_completed() {
     let game = Subtraction { again_after_three: false };
     let table = TranspositionTable::new(1);
-    let mut history = vec![0; HISTORY_SIZE];
-    let game_history = HashMap::new();
     let signals = Signals::default();
     // As if a helper had completed depth 60 and found taking 3 worth 7.
-    let shared = Shared {
-        helper_depth: AtomicU32::new(60),
-        helper_line: Mutex::new(Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] })),
-        ..Shared::new(&signals, true, None)
-    };
+    let shared = Shared::new(&signals, true, None);
+    *shared.helper_line.lock().unwrap() = Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] });
+    shared.helper_depth.store(60, Ordering::Relaxed);
     let mut reported = Vec::new();
-    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+    // Without the helper, the search would take 1 (201 is 1 more than
+    // a multiple of 4) and go on to depth 60 by itself.
+    let result = iterate_main(&game, &table, &shared, &Pile { stones: 201, mover: 0 }, false, |progress| {
         if let Progress::Line(line) = progress {
             reported.push((line.depth, line.seldepth, line.pv.clone()));
         }
     });
-    // Without the helper, the search would take 1 (201 is 1 more than
-    // a multiple of 4) and go on to depth 60 by itself.
-    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
-    drop(main);
     assert_eq!((result.depth, result.best_move, result.score), (60, Some(3), Score::Centipawns(7)));
     let (last, earlier) = reported.split_last().expect("lines reported");
     assert_eq!(*last, (60, 61, vec![3]));
@@ -171,10 +199,8 @@ fn prove_alongside<G: SearchGame>(game: &G, root: &G::Position) -> ProvedAlongsi
     let game_history = HashMap::new();
     let signals = Signals::default();
     let shared = Shared::new(&signals, true, None);
-    let mut helper = Run::new(game, &table, &mut history, &game_history, &shared, |_: Progress<G::Move>| {});
-    helper.proofs = Some(&mut proofs);
-    let done = helper.prove_alongside(root);
-    drop(helper);
+    let mut helper = Worker::new(game, &table, &mut history, &game_history, &shared);
+    let done = helper.prove_alongside(&mut proofs, root);
     ProvedAlongside {
         done,
         offered: shared.helper_proof.lock().unwrap().take().expect("a proof offered"),
@@ -200,33 +226,26 @@ fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
 fn the_main_thread_plays_the_proof_a_helper_offers() {
     let game = Subtraction { again_after_three: false };
     let table = TranspositionTable::new(1);
-    let mut history = vec![0; HISTORY_SIZE];
     let game_history = HashMap::new();
     let signals = Signals::default();
     // As if the proving helper had found a win in two own moves taking
     // 3 (not the best move: 201 stones are won by taking 1).
     let proven = Proven { mover_wins: true, plies: 3, best_move: Some(3) };
-    let shared = Shared {
-        helper_proof: Mutex::new(Some(HelperProof { proven, pv: vec![3, 1, 1] })),
-        proof_settles: AtomicBool::new(true),
-        ..Shared::new(&signals, true, None)
-    };
+    let shared = Shared::new(&signals, true, None);
+    *shared.helper_proof.lock().unwrap() = Some(HelperProof { proven, pv: vec![3, 1, 1] });
+    shared.proof_settles.store(true, Ordering::Relaxed);
     // Another helper searching ahead leaves the proof to the main thread.
     let mut other_history = vec![0; HISTORY_SIZE];
-    let mut other = Run::new(&game, &table, &mut other_history, &game_history, &shared, |_: Progress<u8>| {});
+    let mut other = Worker::new(&game, &table, &mut other_history, &game_history, &shared);
     other.ahead = 1;
-    other.iterate(&Pile { stones: 201, mover: 0 }, 2, 8, false, 1, None);
-    drop(other);
+    other.search_ahead(&Pile { stones: 201, mover: 0 }, 8);
     assert!(shared.helper_proof.lock().unwrap().is_some(), "another helper took the proof");
     let mut reported = Vec::new();
-    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+    let result = iterate_main(&game, &table, &shared, &Pile { stones: 201, mover: 0 }, true, |progress| {
         if let Progress::Line(line) = progress {
             reported.push((line.score, line.pv.clone()));
         }
     });
-    main.helper_proves = true;
-    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
-    drop(main);
     assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
     assert!(result.depth < 60, "stopped at depth {}", result.depth);
     assert_eq!(reported.last(), Some(&(Score::Mate(2), vec![3, 1, 1])));
