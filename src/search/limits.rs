@@ -9,7 +9,9 @@ use super::params::PARAMS;
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on it.
     pub remaining: Duration,
+    /// Time added after each move.
     pub increment: Duration,
     /// Moves until the next time control, if the controller says.
     pub moves_to_go: Option<u32>,
@@ -18,9 +20,13 @@ pub struct Clock {
 /// Limits combine as in UCI: the search stops at the first one reached.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// The last iteration's depth.
     pub depth: Option<u32>,
+    /// Nodes of all threads.
     pub nodes: Option<u64>,
+    /// A fixed time for the move, to be used.
     pub movetime: Option<Duration>,
+    /// The side to move's clock, shared out over the moves it has to play.
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,

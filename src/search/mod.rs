@@ -1,6 +1,8 @@
 //! Game-agnostic search: alpha-beta and max^n, the transposition table, the
-//! proof search, and limits and time. Each game brings its own adapter
-//! (`SearchGame`).
+//! proof search, and limits and time, tuned by one set of numbers
+//! (`params`). Each game brings its rules (`GameRules`), its knowledge
+//! (`GameKnowledge`) and the search's settings for it (`Policy`) as one
+//! `SearchGame`; callers search through `Searcher`.
 
 mod alphabeta;
 mod game;

@@ -11,7 +11,7 @@ use super::params::PARAMS;
 
 /// The move a proved entry holds, as played in `position` (entries hold
 /// moves as seen in the shared form of symmetric positions).
-pub fn proved_move<G: SearchGame>(
+pub(super) fn proved_move<G: SearchGame>(
     game: &G,
     position: &G::Position,
     table: &ProofTable,
@@ -26,12 +26,12 @@ pub fn proved_move<G: SearchGame>(
 /// (at most) the game ends when the winner keeps to the proof's moves and
 /// the loser resists longest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proven {
-    pub mover_wins: bool,
-    pub plies: u32,
+pub(super) struct Proven {
+    pub(super) mover_wins: bool,
+    pub(super) plies: u32,
     /// The winning move, or the loser's longest resistance; packed. None
     /// where the game's bound decided without a move.
-    pub best_move: Option<u16>,
+    pub(super) best_move: Option<u16>,
 }
 
 impl Proven {
@@ -63,13 +63,13 @@ struct Slot {
 /// grows while it fits. Keys are shared by positions equal up to a
 /// symmetry, and moves are stored as seen in that shared form. Two slots a
 /// bucket; a new proof replaces the cheaper one.
-pub struct ProofTable {
+pub(super) struct ProofTable {
     slots: Vec<Slot>,
 }
 
 impl ProofTable {
     /// A table of at most `megabytes`, smaller where the memory cannot be had.
-    pub fn new(megabytes: usize) -> ProofTable {
+    pub(super) fn new(megabytes: usize) -> ProofTable {
         let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
         // A power of two, so a key's low bits pick its bucket.
         let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
@@ -84,7 +84,8 @@ impl ProofTable {
         }
     }
 
-    pub fn clear(&mut self) {
+    /// Forgets every proof.
+    pub(super) fn clear(&mut self) {
         self.slots.fill(Slot::default());
     }
 
@@ -97,7 +98,8 @@ impl ProofTable {
         super::tt::prefetch(&self.slots[self.bucket(key)]);
     }
 
-    pub fn get(&self, key: u64) -> Option<Proven> {
+    /// The proof of the position of `key`, if kept.
+    pub(super) fn get(&self, key: u64) -> Option<Proven> {
         let bucket = self.bucket(key);
         self.slots[bucket..bucket + 2]
             .iter()
@@ -122,7 +124,7 @@ impl ProofTable {
 
 /// Why a proof stopped before the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unproven {
+pub(super) enum Unproven {
     /// Out of nodes, or told to stop.
     Interrupted,
     /// A draw was reached, which a win/loss proof cannot weigh.
@@ -142,7 +144,7 @@ struct Child<G: SearchGame> {
 /// One proof attempt. `same_side` says whether two players are on one side
 /// (with more than two players, the others form a coalition against the
 /// root player); `key_salt` is mixed into every key.
-pub struct Prover<'a, G: SearchGame> {
+pub(super) struct Prover<'a, G: SearchGame> {
     game: &'a G,
     table: &'a mut ProofTable,
     same_side: &'a dyn Fn(usize, usize) -> bool,
@@ -152,14 +154,16 @@ pub struct Prover<'a, G: SearchGame> {
     lookahead: bool,
     /// Called every `proof_poll_interval` nodes with the count so far: true to stop.
     interrupt: &'a mut dyn FnMut(u64) -> bool,
-    pub nodes: u64,
+    /// Nodes visited so far.
+    pub(super) nodes: u64,
     /// Children of the node at each ply, reused.
     children: Vec<Vec<Child<G>>>,
     moves: Vec<G::Move>,
 }
 
 impl<'a, G: SearchGame> Prover<'a, G> {
-    pub fn new(
+    /// A prover of `game` keeping its proofs in `table`.
+    pub(super) fn new(
         game: &'a G,
         table: &'a mut ProofTable,
         same_side: &'a dyn Fn(usize, usize) -> bool,
@@ -182,7 +186,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
 
     /// Proves who wins `root`. The root itself is always searched, so a
     /// proof of it names a move.
-    pub fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
+    pub(super) fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
         self.prove_at(root, None, 0)
     }
 

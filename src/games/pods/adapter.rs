@@ -16,6 +16,8 @@ pub struct PodsGame {
 }
 
 impl PodsGame {
+    /// The game of `rules` with a match's ply limit (0: none), evaluated
+    /// with the variant's weights.
     pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsGame {
         PodsGame { weights: Weights::for_variant(rules.variant()), rules, max_plies }
     }

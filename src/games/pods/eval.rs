@@ -42,9 +42,11 @@ pub enum Feature {
     ContestedPoints,
 }
 
+/// How many features there are.
 pub const FEATURES: usize = 10;
 
 impl Feature {
+    /// Every feature, in the order of the weights.
     pub const ALL: [Feature; FEATURES] = [
         Feature::SecurePlacements,
         Feature::OpenPoints,
@@ -58,6 +60,7 @@ impl Feature {
         Feature::ContestedPoints,
     ];
 
+    /// The feature's name, as `eval` prints it and weights texts give it.
     pub fn name(self) -> &'static str {
         match self {
             Feature::SecurePlacements => "secure_placements",
@@ -101,6 +104,7 @@ impl Weights {
         }
     }
 
+    /// The weight of `feature`.
     pub fn get(&self, feature: Feature) -> i32 {
         self.0[feature.index()]
     }
@@ -112,6 +116,7 @@ impl Weights {
 /// `name=value` pairs separated by commas, every feature named once at most:
 /// the ones not named keep their weight in `base`.
 impl Weights {
+    /// These weights with those `text` names changed.
     pub fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
         for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
             let (name, value) =
@@ -183,12 +188,14 @@ pub struct EvalTerms {
 }
 
 impl EvalTerms {
+    /// The score: the terms' sum, rounded down to the grain.
     pub fn total(&self) -> i32 {
         debug_assert!(self.grain > 0 && self.grain.count_ones() == 1, "grain {}", self.grain);
         // Down, not towards zero, so every step of the grain is as wide.
         self.terms.iter().sum::<i32>() & !(self.grain - 1)
     }
 
+    /// The weighted term of `feature`.
     pub fn get(&self, feature: Feature) -> i32 {
         self.terms[feature.index()]
     }
@@ -204,7 +211,7 @@ impl fmt::Display for EvalTerms {
 }
 
 /// The static score for the side to move, `None` if it has already lost.
-pub fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
+pub(super) fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
     let (terms, legal_moves) = evaluate_terms(rules, position, weights);
     (legal_moves > 0).then(|| terms.total())
 }

@@ -21,11 +21,14 @@ pub struct Weights {
 /// One player's evaluation terms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatTerms {
+    /// The bricks in reserve, weighed by phase.
     pub reserve: i32,
+    /// The bricks a turn could take back now (clearing only).
     pub clearable: i32,
 }
 
 impl SeatTerms {
+    /// The player's own total.
     pub fn total(&self) -> i32 {
         self.reserve + self.clearable
     }
@@ -35,11 +38,14 @@ impl SeatTerms {
 /// one player (their total against the best of the others).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalTerms {
+    /// Whether the clearing phase's terms apply (clearing, or blocked).
     pub clearing: bool,
+    /// Each player's terms.
     pub seats: Vec<(Seat, SeatTerms)>,
 }
 
 impl EvalTerms {
+    /// The score for `player`: its total less the best of the others'.
     pub fn score_for(&self, player: Seat) -> i32 {
         let own = self.seats.iter().find(|(seat, _)| *seat == player).map_or(0, |(_, terms)| terms.total());
         let best_other =
@@ -84,7 +90,7 @@ fn clearable_bricks(position: &Position, seat: Seat) -> Cells {
 }
 
 /// The evaluation's terms for every player of `position`.
-pub fn evaluate_terms(position: &Position, weights: &Weights) -> EvalTerms {
+pub(super) fn evaluate_terms(position: &Position, weights: &Weights) -> EvalTerms {
     let clearing = position.phase() == Phase::Clearing || position.is_blocked();
     let seats = position
         .seats()
