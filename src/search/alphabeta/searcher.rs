@@ -136,7 +136,9 @@ impl Searcher {
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
-        let proofs = plan_proofs(game, root, limits, root_moves, self.lines, !helper_histories.is_empty());
+        // Proofs look at every move: not when some are left out.
+        let proofs_wanted = root_moves.is_empty() && self.lines == 1;
+        let proofs = plan_proofs(game, root, limits, proofs_wanted, !helper_histories.is_empty());
         let game_history = count_positions(game, history);
         // Whichever thread proves takes the table from here.
         let proof_table = Mutex::new(Some(&mut self.proofs));
@@ -149,6 +151,7 @@ impl Searcher {
             shared: &shared,
             proof_table: &proof_table,
             max_depth: plan.max_depth,
+            proofs_wanted,
             #[cfg(test)]
             spawn_limit: self.spawn_limit,
         };
@@ -176,23 +179,20 @@ fn count_positions<G: SearchGame>(game: &G, history: &[u64]) -> HashMap<u64, u32
     counts
 }
 
-/// Who proves, and how hard. Proofs look at every move: not when some are
-/// left out (`root_moves`, several lines). Where the game says a thread of
-/// its own should prove, the first helper proves the whole search long
-/// rather than search a ply ahead; the main thread then iterates without
-/// stopping for proofs. Not when asked for nothing but a proof: the main
-/// thread tries it first, with every node. The table goes to the thread
-/// that proves, when the search starts.
+/// Who proves, where proofs are `wanted`, and how hard. Where the game says
+/// a thread of its own should prove, the first helper proves the whole
+/// search long rather than search a ply ahead; the main thread then
+/// iterates without stopping for proofs. Not when asked for nothing but a
+/// proof: the main thread tries it first, with every node. The table goes
+/// to the thread that proves, when the search starts.
 fn plan_proofs<'t, G: SearchGame>(
     game: &G,
     root: &G::Position,
     limits: &Limits,
-    root_moves: &[G::Move],
-    lines: usize,
+    wanted: bool,
     helpers: bool,
 ) -> Proofs<'t> {
     let eager = limits.prove || limits.infinite || limits.mate.is_some();
-    let wanted = root_moves.is_empty() && lines == 1;
     let by_helper = wanted
         && !limits.prove
         && helpers
@@ -210,6 +210,8 @@ struct Start<'s, G: SearchGame> {
     shared: &'s Shared<'s>,
     proof_table: &'s Mutex<Option<&'s mut ProofTable>>,
     max_depth: u32,
+    /// Whether proofs are tried at all.
+    proofs_wanted: bool,
     /// Test seam: helper threads after this many fail to start.
     #[cfg(test)]
     spawn_limit: Option<usize>,
@@ -275,7 +277,7 @@ impl<'s, G: SearchGame> Start<'s, G> {
         worker.limits = limits;
         worker.maxn = maxn;
         worker.root.moves = self.root_moves.to_vec();
-        if !proofs.by_helper && self.root_moves.is_empty() && plan.lines == 1 {
+        if !proofs.by_helper && self.proofs_wanted {
             proofs.table = take_proof_table(self.proof_table);
         }
         let report = RefCell::new(report);
