@@ -1,13 +1,17 @@
 //! What the caller allows a search (depth, nodes, time) and how clock time
 //! becomes a budget.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use super::params::PARAMS;
 
 /// The side to move's clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {
+    /// Time left on it.
     pub remaining: Duration,
+    /// Time added after each move.
     pub increment: Duration,
     /// Moves until the next time control, if the controller says.
     pub moves_to_go: Option<u32>,
@@ -16,9 +20,13 @@ pub struct Clock {
 /// Limits combine as in UCI: the search stops at the first one reached.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// The last iteration's depth.
     pub depth: Option<u32>,
+    /// Nodes of all threads.
     pub nodes: Option<u64>,
+    /// A fixed time for the move, to be used.
     pub movetime: Option<Duration>,
+    /// The side to move's clock, shared out over the moves it has to play.
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
@@ -56,42 +64,93 @@ impl Signals {
 /// When to stop: no new iteration starts after `soft`; the search is cut
 /// off at `hard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeBudget {
-    pub soft: Option<Duration>,
-    pub hard: Option<Duration>,
+pub(super) struct TimeBudget {
+    pub(super) soft: Option<Duration>,
+    pub(super) hard: Option<Duration>,
 }
 
-/// Never plan to use the last few milliseconds of the clock.
-const CLOCK_SAFETY: Duration = Duration::from_millis(5);
-/// A fixed time per move is aimed this far short (a tenth, at most this
-/// much): a loaded machine can deschedule the process past its deadline.
-const MOVETIME_SAFETY: Duration = Duration::from_millis(25);
-/// The shortest hard limit we aim for, so a search always gets a first iteration done.
-const MIN_THINK: Duration = Duration::from_millis(1);
+impl TimeBudget {
+    /// No time limit.
+    pub(super) const NONE: TimeBudget = TimeBudget { soft: None, hard: None };
+}
+
+/// The main thread's clock: its budget, counted from when the clock
+/// started (the `go`, or the end of pondering: while the search ponders no
+/// limit runs).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Timer {
+    budget: TimeBudget,
+    started: Instant,
+    pondering: bool,
+}
+
+impl Timer {
+    /// A clock started at `started` with `budget`, or not yet started while `pondering`.
+    pub(super) fn new(budget: TimeBudget, started: Instant, pondering: bool) -> Timer {
+        Timer { budget, started, pondering }
+    }
+
+    /// A clock with no limits (helper threads: the main thread stops them).
+    pub(super) fn unlimited() -> Timer {
+        Timer::new(TimeBudget::NONE, Instant::now(), false)
+    }
+
+    /// When the clock started (the search's start, or the end of pondering).
+    pub(super) fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// The hard limit, once the clock runs (none while pondering).
+    pub(super) fn hard_limit(&self) -> Option<Duration> {
+        if self.pondering { None } else { self.budget.hard }
+    }
+
+    /// Whether the hard limit has passed: the search stops now.
+    pub(super) fn past_hard(&mut self, signals: &Signals) -> bool {
+        self.past(signals, self.budget.hard)
+    }
+
+    /// Whether the soft limit has passed: no new iteration starts.
+    pub(super) fn past_soft(&mut self, signals: &Signals) -> bool {
+        self.past(signals, self.budget.soft)
+    }
+
+    /// Whether the clock has passed `limit`. While the search ponders no
+    /// limit runs; the clock starts when pondering ends.
+    fn past(&mut self, signals: &Signals, limit: Option<Duration>) -> bool {
+        if self.pondering {
+            if signals.pondering.load(Ordering::Relaxed) {
+                return false;
+            }
+            self.pondering = false;
+            self.started = Instant::now();
+        }
+        limit.is_some_and(|limit| self.started.elapsed() >= limit)
+    }
+}
 
 impl Limits {
     /// The time budget for this move. `moves_left` is the game's estimate of
     /// the moves the side to move has still to play, used when the
     /// controller gives no `moves_to_go`.
-    pub fn budget(&self, moves_left: u32) -> TimeBudget {
+    pub(super) fn budget(&self, moves_left: u32) -> TimeBudget {
         if self.infinite {
-            return TimeBudget { soft: None, hard: None };
+            return TimeBudget::NONE;
         }
-        let mut budget = TimeBudget { soft: None, hard: None };
+        let mut budget = TimeBudget::NONE;
         if let Some(movetime) = self.movetime {
             // A fixed time per move is meant to be used: iterations run to
             // the end of it, less the overhead and a margin for a busy machine.
-            let margin = (movetime / 10).min(MOVETIME_SAFETY);
-            let hard = movetime.saturating_sub(self.move_overhead + margin).max(MIN_THINK);
+            let margin = PARAMS.movetime_margin.of(movetime).min(PARAMS.movetime_margin_max);
+            let hard = movetime.saturating_sub(self.move_overhead + margin).max(PARAMS.min_think);
             budget = TimeBudget { soft: Some(hard), hard: Some(hard) };
         }
         if let Some(clock) = self.clock {
-            let usable = clock.remaining.saturating_sub(self.move_overhead + CLOCK_SAFETY);
+            let usable = clock.remaining.saturating_sub(self.move_overhead + PARAMS.clock_reserve);
             let moves_to_go = clock.moves_to_go.unwrap_or(moves_left).max(1);
-            let share = usable / moves_to_go + clock.increment * 3 / 4;
-            let hard = (share * 3).min(usable / 3).max(MIN_THINK);
-            // An iteration begun after half the share rarely ends before the hard limit.
-            let soft = (share / 2).min(hard);
+            let share = usable / moves_to_go + PARAMS.increment_counted.of(clock.increment);
+            let hard = PARAMS.hard_per_share.of(share).min(PARAMS.hard_max_of_clock.of(usable)).max(PARAMS.min_think);
+            let soft = PARAMS.soft_per_share.of(share).min(hard);
             budget.soft = Some(budget.soft.map_or(soft, |s| s.min(soft)));
             budget.hard = Some(budget.hard.map_or(hard, |h| h.min(hard)));
         }
@@ -126,7 +185,7 @@ mod tests {
             let budget = limits.budget(16);
             let (soft, hard) = (budget.soft.unwrap(), budget.hard.unwrap());
             assert!(soft <= hard, "{remaining}: {budget:?}");
-            assert!(hard <= ms(remaining).max(MIN_THINK), "{remaining}: {budget:?}");
+            assert!(hard <= ms(remaining).max(PARAMS.min_think), "{remaining}: {budget:?}");
             if remaining >= 1000 {
                 assert!(hard >= ms(remaining / 50), "{remaining}: uses too little, {budget:?}");
             }
@@ -136,7 +195,7 @@ mod tests {
     #[test]
     fn infinite_has_no_budget_and_limits_combine() {
         let infinite = Limits { infinite: true, movetime: Some(ms(5)), ..Limits::default() };
-        assert_eq!(infinite.budget(16), TimeBudget { soft: None, hard: None });
+        assert_eq!(infinite.budget(16), TimeBudget::NONE);
         let both = Limits {
             movetime: Some(ms(50)),
             clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),

@@ -1,17 +1,18 @@
 //! Game-agnostic search: alpha-beta and max^n, the transposition table, the
-//! proof search, and limits and time. Each game brings its own adapter
-//! (`SearchGame`).
+//! proof search, and limits and time, tuned by one set of numbers
+//! (`params`). Each game brings its rules (`GameRules`), its knowledge
+//! (`GameKnowledge`) and the search's settings for it (`Policy`) as one
+//! `SearchGame`; callers search through `Searcher`.
 
 mod alphabeta;
 mod game;
 mod limits;
+mod params;
 mod solver;
 mod tt;
 
 pub use alphabeta::{
-    MATE, MATE_BOUND, MAXN_WIN, MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher,
-    UnknownMultiplayerSearch, hardware_threads,
+    MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
-pub use game::{Outcome, SearchGame};
-pub use limits::{Clock, Limits, Signals, TimeBudget};
-pub use tt::{Bound, Entry, TranspositionTable};
+pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
+pub use limits::{Clock, Limits, Signals};

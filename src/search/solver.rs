@@ -6,18 +6,12 @@
 //! a sound bound decides a position, and remembers what it proved. Only for
 //! games without draws within reach (a draw leaves the proof unfinished).
 
-use super::game::{Outcome, SearchGame};
-
-/// How many nodes pass between calls of a prover's `interrupt`. A node
-/// makes all its children, so it costs microseconds: at 1024 a helper
-/// proving alongside the iterations took up to 6 ms to notice that the
-/// search was over, and two-thread searches of the standard game waited
-/// for it.
-const INTERRUPT_INTERVAL: u64 = 64;
+use super::game::SearchGame;
+use super::params::PARAMS;
 
 /// The move a proved entry holds, as played in `position` (entries hold
 /// moves as seen in the shared form of symmetric positions).
-pub fn proved_move<G: SearchGame>(
+pub(super) fn proved_move<G: SearchGame>(
     game: &G,
     position: &G::Position,
     table: &ProofTable,
@@ -32,12 +26,12 @@ pub fn proved_move<G: SearchGame>(
 /// (at most) the game ends when the winner keeps to the proof's moves and
 /// the loser resists longest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Proven {
-    pub mover_wins: bool,
-    pub plies: u32,
+pub(super) struct Proven {
+    pub(super) mover_wins: bool,
+    pub(super) plies: u32,
     /// The winning move, or the loser's longest resistance; packed. None
     /// where the game's bound decided without a move.
-    pub best_move: Option<u16>,
+    pub(super) best_move: Option<u16>,
 }
 
 impl Proven {
@@ -69,16 +63,13 @@ struct Slot {
 /// grows while it fits. Keys are shared by positions equal up to a
 /// symmetry, and moves are stored as seen in that shared form. Two slots a
 /// bucket; a new proof replaces the cheaper one.
-pub struct ProofTable {
+pub(super) struct ProofTable {
     slots: Vec<Slot>,
 }
 
-/// The table's share of the memory the `Hash` option gives the search.
-pub const PROOF_TABLE_SHARE: usize = 2;
-
 impl ProofTable {
     /// A table of at most `megabytes`, smaller where the memory cannot be had.
-    pub fn new(megabytes: usize) -> ProofTable {
+    pub(super) fn new(megabytes: usize) -> ProofTable {
         let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
         // A power of two, so a key's low bits pick its bucket.
         let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
@@ -93,7 +84,8 @@ impl ProofTable {
         }
     }
 
-    pub fn clear(&mut self) {
+    /// Forgets every proof.
+    pub(super) fn clear(&mut self) {
         self.slots.fill(Slot::default());
     }
 
@@ -106,7 +98,8 @@ impl ProofTable {
         super::tt::prefetch(&self.slots[self.bucket(key)]);
     }
 
-    pub fn get(&self, key: u64) -> Option<Proven> {
+    /// The proof of the position of `key`, if kept.
+    pub(super) fn get(&self, key: u64) -> Option<Proven> {
         let bucket = self.bucket(key);
         self.slots[bucket..bucket + 2]
             .iter()
@@ -131,7 +124,7 @@ impl ProofTable {
 
 /// Why a proof stopped before the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unproven {
+pub(super) enum Unproven {
     /// Out of nodes, or told to stop.
     Interrupted,
     /// A draw was reached, which a win/loss proof cannot weigh.
@@ -144,40 +137,56 @@ struct Child<G: SearchGame> {
     mv: G::Move,
     position: G::Position,
     /// The child's `symmetric_key` when the game looks children up ahead
-    /// (see `SearchGame::proof_lookahead`), then kept for its own search.
+    /// (see `Policy::proof_lookahead`), then kept for its own search.
     symmetric_key: Option<(u64, usize)>,
 }
 
 /// One proof attempt. `same_side` says whether two players are on one side
 /// (with more than two players, the others form a coalition against the
 /// root player); `key_salt` is mixed into every key.
-pub struct Prover<'a, G: SearchGame> {
+pub(super) struct Prover<'a, G: SearchGame> {
     game: &'a G,
     table: &'a mut ProofTable,
     same_side: &'a dyn Fn(usize, usize) -> bool,
     key_salt: u64,
-    /// Called every `INTERRUPT_INTERVAL` nodes with the count so far: true to stop.
+    /// Whether children are looked up before any is searched (the game's
+    /// `Policy::proof_lookahead`).
+    lookahead: bool,
+    /// Called every `proof_poll_interval` nodes with the count so far: true to stop.
     interrupt: &'a mut dyn FnMut(u64) -> bool,
-    pub nodes: u64,
+    /// Nodes visited so far.
+    pub(super) nodes: u64,
     /// Children of the node at each ply, reused.
     children: Vec<Vec<Child<G>>>,
     moves: Vec<G::Move>,
 }
 
 impl<'a, G: SearchGame> Prover<'a, G> {
-    pub fn new(
+    /// A prover of `game` keeping its proofs in `table`.
+    pub(super) fn new(
         game: &'a G,
         table: &'a mut ProofTable,
         same_side: &'a dyn Fn(usize, usize) -> bool,
         key_salt: u64,
         interrupt: &'a mut dyn FnMut(u64) -> bool,
     ) -> Self {
-        Prover { game, table, same_side, key_salt, interrupt, nodes: 0, children: Vec::new(), moves: Vec::new() }
+        let lookahead = game.policy().proof_lookahead;
+        Prover {
+            game,
+            table,
+            same_side,
+            key_salt,
+            lookahead,
+            interrupt,
+            nodes: 0,
+            children: Vec::new(),
+            moves: Vec::new(),
+        }
     }
 
     /// Proves who wins `root`. The root itself is always searched, so a
     /// proof of it names a move.
-    pub fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
+    pub(super) fn prove(&mut self, root: &G::Position) -> Result<Proven, Unproven> {
         self.prove_at(root, None, 0)
     }
 
@@ -189,7 +198,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         ply: usize,
     ) -> Result<Proven, Unproven> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(INTERRUPT_INTERVAL) && (self.interrupt)(self.nodes) {
+        if self.nodes.is_multiple_of(PARAMS.proof_poll_interval) && (self.interrupt)(self.nodes) {
             return Err(Unproven::Interrupted);
         }
         let nodes_before = self.nodes;
@@ -211,9 +220,9 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         self.moves.clear();
         self.game.legal_moves(position, &mut self.moves);
         if self.moves.is_empty() {
-            return match self.game.final_outcome(position) {
-                Outcome::Draw => Err(Unproven::Draw),
-                Outcome::Win(winner) => {
+            return match self.game.winner(position) {
+                None => Err(Unproven::Draw),
+                Some(winner) => {
                     let proven = Proven { mover_wins: (self.same_side)(winner, mover), plies: 0, best_move: None };
                     self.table.insert(key, proven, 1);
                     Ok(proven)
@@ -247,7 +256,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         children.clear();
         // All children's buckets are fetched at once, then looked at: the
         // table's cache misses overlap instead of coming one after another.
-        let lookahead = game.proof_lookahead();
+        let lookahead = self.lookahead;
         for &mv in &self.moves {
             let child = game.play(position, mv);
             let symmetric_key = lookahead.then(|| game.symmetric_key(&child));

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Starts loading `item`'s cache line, ahead of a read; a no-op where the
 /// target has no prefetch hint.
 #[inline(always)]
-pub(crate) fn prefetch<T>(item: &T) {
+pub(super) fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
@@ -19,7 +19,7 @@ pub(crate) fn prefetch<T>(item: &T) {
 
 /// What a stored score says about the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
+pub(super) enum Bound {
     Exact,
     /// The true score is at least this (a beta cut-off).
     Lower,
@@ -30,12 +30,13 @@ pub enum Bound {
 /// One stored search result. Scores are stored relative to the node (mate
 /// distances from this node, not from the root): see `score_to_tt`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Entry {
-    pub depth: u8,
-    pub bound: Bound,
-    pub score: i32,
+pub(super) struct Entry {
+    /// How many plies the search below this position went.
+    pub(super) depth: u8,
+    pub(super) bound: Bound,
+    pub(super) score: i32,
     /// The best move as the game packs it.
-    pub best_move: Option<u16>,
+    pub(super) best_move: Option<u16>,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -109,7 +110,7 @@ fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
 /// pages nearly every one also misses the TLB, and a prefetch then stalls
 /// on the page walk. Linux only; elsewhere, or if the kernel declines,
 /// pages stay small.
-pub(crate) fn advise_huge_pages<T>(start: *const T, length: usize) {
+pub(super) fn advise_huge_pages<T>(start: *const T, length: usize) {
     #[cfg(target_os = "linux")]
     {
         const HUGE_PAGE: usize = 2 << 20;
@@ -132,7 +133,9 @@ pub(crate) fn advise_huge_pages<T>(start: *const T, length: usize) {
     let _ = (start, length);
 }
 
-pub struct TranspositionTable {
+/// Search results by position key, shared by the threads of a search
+/// without locks: buckets of four slots, one cache line each.
+pub(super) struct TranspositionTable {
     buckets: Vec<Bucket>,
     /// Bumped for every new search, so old entries give way first.
     generation: u8,
@@ -141,7 +144,7 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `megabytes`, or, where that much memory cannot be had, of
     /// the largest half, quarter, ... of it that can (see `megabytes`).
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    pub(super) fn new(megabytes: usize) -> TranspositionTable {
         TranspositionTable::allocate(megabytes, allocate_buckets)
     }
 
@@ -161,18 +164,21 @@ impl TranspositionTable {
         }
     }
 
-    pub fn megabytes(&self) -> usize {
+    /// The table's size.
+    pub(super) fn megabytes(&self) -> usize {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    pub fn clear(&mut self) {
+    /// Empties the table.
+    pub(super) fn clear(&mut self) {
         for bucket in &mut self.buckets {
             *bucket = Bucket::default();
         }
         self.generation = 0;
     }
 
-    pub fn new_search(&mut self) {
+    /// Marks what is stored from now on as the new search's.
+    pub(super) fn new_search(&mut self) {
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -183,11 +189,12 @@ impl TranspositionTable {
 
     /// Starts loading the bucket of `key` into the cache, ahead of a probe.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub(super) fn prefetch(&self, key: u64) {
         prefetch(self.bucket(key));
     }
 
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    /// The entry stored for `key`, if any.
+    pub(super) fn probe(&self, key: u64) -> Option<Entry> {
         let slot = self.bucket(key).0.iter().map(SharedSlot::load).find(|slot| slot.key == key)?;
         let bound = match slot.bound() {
             BOUND_NONE => return None,
@@ -201,7 +208,7 @@ impl TranspositionTable {
     /// Stores in the bucket's slot for this position if it has one, else
     /// in the slot least worth keeping: empty, then from an older search,
     /// then the shallowest.
-    pub fn store(&self, key: u64, entry: Entry) {
+    pub(super) fn store(&self, key: u64, entry: Entry) {
         let bucket = &self.bucket(key).0;
         // Each slot read once: the choice and the old move come from these.
         let slots: [Slot; BUCKET_SLOTS] = std::array::from_fn(|index| bucket[index].load());
@@ -239,7 +246,7 @@ impl TranspositionTable {
     }
 
     /// Permille of sampled slots filled during the current search.
-    pub fn hashfull(&self) -> u32 {
+    pub(super) fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(1000 / BUCKET_SLOTS);
         let used = self.buckets[..sample]
             .iter()

@@ -13,7 +13,7 @@ use std::sync::atomic::AtomicBool;
 
 use podium::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
 use podium::games::{Ending, PlayError, Session, read_move, search_and_report};
-use podium::search::{Limits, Outcome, Progress, SearchGame, SearchResult, Searcher, Signals};
+use podium::search::{GameKnowledge, GameRules, Limits, Policy, Progress, SearchGame, SearchResult, Searcher, Signals};
 
 /// The registry's entry.
 pub struct Subtraction;
@@ -140,7 +140,7 @@ impl Rules {
     }
 }
 
-impl SearchGame for Rules {
+impl GameRules for Rules {
     type Position = Position;
     type Move = Take;
 
@@ -169,12 +169,8 @@ impl SearchGame for Rules {
     }
 
     /// Whoever took the last stone, the one not to move, has won.
-    fn final_outcome(&self, position: &Position) -> Outcome {
-        Outcome::Win(1 - position.mover)
-    }
-
-    fn evaluate(&self, position: &Position, _player: usize) -> Option<i32> {
-        (position.stones > 0).then_some(0)
+    fn winner(&self, position: &Position) -> Option<usize> {
+        Some(1 - position.mover)
     }
 
     fn is_draw(&self, _: &Position) -> bool {
@@ -185,16 +181,35 @@ impl SearchGame for Rules {
         false
     }
 
-    fn expected_moves_left(&self, position: &Position) -> u32 {
-        position.stones / 4 + 1
-    }
-
     fn move_to_bits(mv: Take) -> u16 {
         mv.0 as u16
     }
 
     fn move_from_bits(bits: u16) -> Option<Take> {
         (1..=9).contains(&bits).then_some(Take(u32::from(bits)))
+    }
+}
+
+impl GameKnowledge for Rules {
+    /// Knows nothing: every position looks even until the search sees the end.
+    fn evaluate(&self, position: &Position, _player: usize) -> Option<i32> {
+        (position.stones > 0).then_some(0)
+    }
+
+    fn expected_moves_left(&self, position: &Position) -> u32 {
+        position.stones / 4 + 1
+    }
+}
+
+impl SearchGame for Rules {
+    fn policy(&self) -> Policy {
+        Policy {
+            history_malus: false,
+            futility_pruning: false,
+            proof_horizon: 0,
+            dedicated_proof_horizon: 0,
+            proof_lookahead: false,
+        }
     }
 }
 

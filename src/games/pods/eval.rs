@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 use super::endgame::{Prospects, secure_estimate};
 use super::position::PlacementSummary;
+use super::tunables::TUNABLES;
 use super::{Position, Rules, Side, Variant};
 
 /// What the evaluation looks at. Each is the side to move's count less the
@@ -41,9 +42,11 @@ pub enum Feature {
     ContestedPoints,
 }
 
+/// How many features there are.
 pub const FEATURES: usize = 10;
 
 impl Feature {
+    /// Every feature, in the order of the weights.
     pub const ALL: [Feature; FEATURES] = [
         Feature::SecurePlacements,
         Feature::OpenPoints,
@@ -57,6 +60,7 @@ impl Feature {
         Feature::ContestedPoints,
     ];
 
+    /// The feature's name, as `eval` prints it and weights texts give it.
     pub fn name(self) -> &'static str {
         match self {
             Feature::SecurePlacements => "secure_placements",
@@ -82,30 +86,25 @@ impl Feature {
 pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
-    /// The weights each variant plays with: fitted by `podium tune`, the
-    /// standard game's `placements` then raised from 1 to 3 by matches, and
-    /// its `contested_points` set to where its scores stop swinging between
-    /// odd and even depths (see README).
+    /// The weights each variant plays with (the reasons for their values
+    /// are in `Tunables`).
     pub const fn for_variant(variant: Variant) -> Weights {
         match variant {
-            //               secure open place safe most hand nearly podmv tempo contested
-            Variant::Standard => Weights([60, 8, 3, 0, 0, 0, 0, 0, 10, 30]),
-            Variant::Advanced => Weights([0, 0, 6, 0, 0, 120, 25, 1, 10, 0]),
+            Variant::Standard => TUNABLES.standard_weights,
+            Variant::Advanced => TUNABLES.advanced_weights,
         }
     }
 
-    /// Scores are rounded down to a multiple of this power of two. The
-    /// standard game's terms differ by a few units between many moves; at a
-    /// grain of 1, each one that edges past the best so far is searched
-    /// again in full, and some iterations cost a hundred times the one
-    /// before (README, "The score grain").
+    /// Scores are rounded down to a multiple of this power of two (see
+    /// `Tunables::standard_grain`).
     pub const fn grain(variant: Variant) -> i32 {
         match variant {
-            Variant::Standard => 8,
-            Variant::Advanced => 1,
+            Variant::Standard => TUNABLES.standard_grain,
+            Variant::Advanced => TUNABLES.advanced_grain,
         }
     }
 
+    /// The weight of `feature`.
     pub fn get(&self, feature: Feature) -> i32 {
         self.0[feature.index()]
     }
@@ -117,6 +116,7 @@ impl Weights {
 /// `name=value` pairs separated by commas, every feature named once at most:
 /// the ones not named keep their weight in `base`.
 impl Weights {
+    /// These weights with those `text` names changed.
     pub fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
         for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
             let (name, value) =
@@ -188,12 +188,14 @@ pub struct EvalTerms {
 }
 
 impl EvalTerms {
+    /// The score: the terms' sum, rounded down to the grain.
     pub fn total(&self) -> i32 {
         debug_assert!(self.grain > 0 && self.grain.count_ones() == 1, "grain {}", self.grain);
         // Down, not towards zero, so every step of the grain is as wide.
         self.terms.iter().sum::<i32>() & !(self.grain - 1)
     }
 
+    /// The weighted term of `feature`.
     pub fn get(&self, feature: Feature) -> i32 {
         self.terms[feature.index()]
     }
@@ -209,7 +211,7 @@ impl fmt::Display for EvalTerms {
 }
 
 /// The static score for the side to move, `None` if it has already lost.
-pub fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
+pub(super) fn evaluate(rules: &Rules, position: &Position, weights: &Weights) -> Option<i32> {
     let (terms, legal_moves) = evaluate_terms(rules, position, weights);
     (legal_moves > 0).then(|| terms.total())
 }

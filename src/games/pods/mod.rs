@@ -1,6 +1,7 @@
 //! Pods: board geometry, pods, positions, move generation, notation,
 //! hashing, evaluation and the adapter to the search. Pure: no I/O.
 
+mod adapter;
 mod board;
 mod endgame;
 mod eval;
@@ -12,12 +13,13 @@ mod perft;
 mod pods;
 mod position;
 mod ruleset;
-mod search;
 mod session;
 mod setup;
+mod tunables;
 pub mod tune;
 mod types;
 
+pub use adapter::PodsGame;
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use endgame::{least_placements, most_placements, standard_verdict};
 pub use eval::{EvalTerms, FEATURES, Feature, Weights, WeightsError, evaluate_terms};
@@ -27,7 +29,6 @@ pub use perft::{divide, perft, perft_until};
 pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
 pub use position::{DrawReason, LARGEST_PLY, Outcome, PodPlace, Position, PositionError, WinReason};
 pub use ruleset::{Rules, Variant, VariantParseError};
-pub use search::PodsGame;
 pub use session::PodsSession;
 pub use setup::{Pods, PodsSetup, SetupError};
 pub use types::{

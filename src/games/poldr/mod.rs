@@ -2,21 +2,24 @@
 //! intervals, positions, move generation, notation, hashing, perft, the
 //! evaluation and the adapter to the search. Pure: no I/O.
 
+mod adapter;
+mod eval;
 mod geometry;
 mod moves;
 mod perft;
 mod position;
-mod search;
 mod session;
 mod setup;
+mod tunables;
 mod types;
 mod zobrist;
 
+pub use adapter::PoldrGame;
+pub use eval::{EvalTerms, SeatTerms, Weights};
 pub use geometry::Geometry;
 pub use moves::{Illegal, Move, MoveParseError};
 pub use perft::{divide, perft, perft_until};
 pub use position::{LARGEST_PLY, Outcome, Position, PositionError, SetupError, WinReason};
-pub use search::{EvalTerms, PoldrGame, SeatTerms, Weights};
 pub use session::PoldrSession;
 pub use setup::{Poldr, PoldrSetup};
 pub use types::{

@@ -2,10 +2,10 @@
 
 use std::sync::atomic::AtomicBool;
 
+use super::adapter::PoldrGame;
 use super::moves::Move;
 use super::perft::{perft, perft_until};
 use super::position::Position;
-use super::search::PoldrGame;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{Ending, PlayError, Session, read_move, search_and_report};

@@ -8,9 +8,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::Progress;
-use super::{MATE_BOUND, Run};
-use crate::search::game::{Outcome, SearchGame};
+use super::worker::Worker;
+use super::{MATE_BOUND, MAX_PLY};
+use crate::search::game::SearchGame;
 
 /// How a search of more than two players treats the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,6 +24,7 @@ pub enum MultiplayerSearch {
 }
 
 impl MultiplayerSearch {
+    /// Every style, as the `MultiplayerSearch` option lists them.
     pub const ALL: [MultiplayerSearch; 2] = [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN];
 }
 
@@ -36,6 +37,7 @@ impl fmt::Display for MultiplayerSearch {
     }
 }
 
+/// A name that is not a multiplayer search style (the name given).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownMultiplayerSearch(pub String);
 
@@ -59,7 +61,7 @@ impl FromStr for MultiplayerSearch {
 }
 
 /// The most players max-n scores.
-pub const MAX_PLAYERS: usize = 4;
+const MAX_PLAYERS: usize = 4;
 
 /// A score for every player (seats beyond the game's are unused).
 pub(super) type Scores = [i32; MAX_PLAYERS];
@@ -68,9 +70,9 @@ pub(super) type Scores = [i32; MAX_PLAYERS];
 /// `MAXN_WIN - n` for the winner and the opposite for the others. It stays
 /// below `MATE_BOUND`, so it is reported in centipawns, never as a mate:
 /// nothing forces the others to play as max-n expects.
-pub const MAXN_WIN: i32 = MATE_BOUND - 1_000;
+pub(super) const MAXN_WIN: i32 = MATE_BOUND - 1_000;
 
-impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
+impl<G: SearchGame> Worker<'_, G> {
     /// The scores of `position` searched `depth` plies deep; fills `pv[ply]`.
     /// Sets `horizon_reached` when a leaf was cut off by the depth, so the
     /// caller knows whether a deeper search could tell more.
@@ -86,9 +88,9 @@ impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
         if ply > 0 && (self.game.is_draw(position) || self.is_repetition_draw(key)) {
             return [0; MAX_PLAYERS];
         }
-        if depth <= 0 || ply >= super::MAX_PLY - 1 {
+        if depth <= 0 || ply >= MAX_PLY - 1 {
             let mut scores = [0; MAX_PLAYERS];
-            for (player, score) in scores.iter_mut().enumerate().take(self.players) {
+            for (player, score) in scores.iter_mut().enumerate().take(self.root.players) {
                 match self.game.evaluate(position, player) {
                     Some(value) => *score = value,
                     None => return self.maxn_outcome(position, ply),
@@ -98,17 +100,17 @@ impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
             return scores;
         }
 
-        let mut moves = std::mem::take(&mut self.move_buffers[ply]);
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
         moves.clear();
         self.game.legal_moves(position, &mut moves);
         if moves.is_empty() {
-            self.move_buffers[ply] = moves;
+            self.buffers.moves[ply] = moves;
             return self.maxn_outcome(position, ply);
         }
         // Without cut-offs the order only decides ties and what an aborted
         // iteration leaves: the last iteration's best move goes first.
         if ply == 0 {
-            moves.retain(|mv| self.root_moves.contains(mv));
+            moves.retain(|mv| self.root.moves.contains(mv));
         }
         if let Some(index) = last_best.and_then(|best| moves.iter().position(|&mv| mv == best)) {
             moves.swap(0, index);
@@ -125,27 +127,27 @@ impl<G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'_, G, R> {
             if self.aborted {
                 break;
             }
-            if best.is_none_or(|best| prefers(&scores, &best, mover, self.players)) {
+            if best.is_none_or(|best| prefers(&scores, &best, mover, self.root.players)) {
                 best = Some(scores);
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
                 head[ply].clear();
                 head[ply].push(mv);
                 head[ply].extend_from_slice(&tail[0]);
                 if ply == 0 {
-                    self.root_score = Some(scores[self.root_player]);
+                    self.root.score = Some(scores[self.root.player]);
                 }
             }
         }
         self.path.pop();
-        self.move_buffers[ply] = moves;
+        self.buffers.moves[ply] = moves;
         best.unwrap_or([0; MAX_PLAYERS])
     }
 
     fn maxn_outcome(&self, position: &G::Position, ply: usize) -> Scores {
         let mut scores = [0; MAX_PLAYERS];
-        if let Outcome::Win(winner) = self.game.final_outcome(position) {
+        if let Some(winner) = self.game.winner(position) {
             let win = MAXN_WIN - ply as i32;
-            for (player, score) in scores.iter_mut().enumerate().take(self.players) {
+            for (player, score) in scores.iter_mut().enumerate().take(self.root.players) {
                 *score = if player == winner { win } else { -win };
             }
         }

@@ -1,9 +1,10 @@
 //! Move ordering: the table's move, then the killers, then the other moves
-//! by history and the game's hint, handed out one at a time (`Run::pick`);
-//! and the killers and history that cut-offs teach.
+//! by history and the game's hint, handed out one at a time
+//! (`Worker::pick`); and the killers and history that cut-offs teach.
 
-use super::{Progress, Run};
+use super::worker::Worker;
 use crate::search::game::SearchGame;
+use crate::search::params::PARAMS;
 
 /// History is kept per seat, as a move's worth depends on who makes it
 /// (Pods' notation names the same placement for either side); seats past
@@ -17,20 +18,12 @@ fn history_slot(mover: usize, bits: u16) -> usize {
     mover.min(HISTORY_SEATS - 1) << 16 | usize::from(bits)
 }
 
-impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
-    /// The next move to search at this node and its ordering score: the
-    /// table's move, then the killers that are legal here, then the rest of
-    /// the generated moves, best first. Moves are generated only when the
-    /// first stages are used up.
-    pub(super) fn pick(
-        &mut self,
-        picker: &mut MovePicker<G::Move>,
-        position: &G::Position,
-        scored: &mut Vec<(i32, G::Move)>,
-        tt_move: Option<G::Move>,
-        ply: usize,
-        partial_root: &mut bool,
-    ) -> Option<(G::Move, i32)> {
+impl<'a, G: SearchGame> Worker<'a, G> {
+    /// The next move to search at the picker's node and its ordering
+    /// score: the table's move, then the killers that are legal here, then
+    /// the rest of the generated moves, best first. Moves are generated
+    /// only when the first stages are used up.
+    pub(super) fn pick(&mut self, picker: &mut MovePicker<G::Move>, position: &G::Position) -> Option<(G::Move, i32)> {
         loop {
             match picker.stage {
                 Stage::Table => {
@@ -51,25 +44,14 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
                 }
                 Stage::Generate => {
                     picker.stage = Stage::Rest;
-                    let mut moves = std::mem::take(&mut self.move_buffers[ply]);
-                    moves.clear();
-                    self.game.legal_moves(position, &mut moves);
-                    if ply == 0 {
-                        let generated = moves.len();
-                        moves.retain(|mv| self.root_moves.contains(mv));
-                        *partial_root = moves.len() < generated;
-                    }
-                    let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
-                    moves.retain(|mv| !tried.contains(&Some(*mv)));
-                    self.score_moves(position, picker.mover, &moves, scored, tt_move, ply);
-                    self.move_buffers[ply] = moves;
+                    self.generate(picker, position);
                 }
                 Stage::Rest => {
-                    if picker.next >= scored.len() {
+                    if picker.next >= picker.scored.len() {
                         return None;
                     }
-                    order_next(scored, picker.next);
-                    let (score, mv) = scored[picker.next];
+                    order_next(&mut picker.scored, picker.next);
+                    let (score, mv) = picker.scored[picker.next];
                     picker.next += 1;
                     return Some((mv, score));
                 }
@@ -77,19 +59,30 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
         }
     }
 
+    /// Generates the node's moves (at the root, only those asked for)
+    /// less the ones already handed out, with their ordering scores.
+    fn generate(&mut self, picker: &mut MovePicker<G::Move>, position: &G::Position) {
+        let ply = picker.ply;
+        let mut moves = std::mem::take(&mut self.buffers.moves[ply]);
+        moves.clear();
+        self.game.legal_moves(position, &mut moves);
+        if ply == 0 {
+            let generated = moves.len();
+            moves.retain(|mv| self.root.moves.contains(mv));
+            picker.partial_root = moves.len() < generated;
+        }
+        let tried = [picker.table_move, picker.tried[0], picker.tried[1]];
+        moves.retain(|mv| !tried.contains(&Some(*mv)));
+        self.score_moves(position, picker, &moves);
+        self.buffers.moves[ply] = moves;
+    }
+
     /// The table move first, then killers, then by history and the game's hint.
-    pub(super) fn score_moves(
-        &self,
-        position: &G::Position,
-        mover: usize,
-        moves: &[G::Move],
-        scored: &mut Vec<(i32, G::Move)>,
-        tt_move: Option<G::Move>,
-        ply: usize,
-    ) {
-        let killers = self.killers[ply];
-        scored.clear();
-        scored.extend(moves.iter().map(|&mv| {
+    fn score_moves(&self, position: &G::Position, picker: &mut MovePicker<G::Move>, moves: &[G::Move]) {
+        let (tt_move, mover) = (picker.tt_move, picker.mover);
+        let killers = self.killers[picker.ply];
+        picker.scored.clear();
+        picker.scored.extend(moves.iter().map(|&mv| {
             let score = if Some(mv) == tt_move {
                 TT_MOVE_SCORE
             } else if Some(mv) == killers[0] {
@@ -124,7 +117,7 @@ impl<'a, G: SearchGame, R: FnMut(Progress<'_, G::Move>)> Run<'a, G, R> {
     }
 }
 
-/// Where a node is in handing out its moves (see `Run::pick`).
+/// Where a node is in handing out its moves (see `Worker::pick`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
     Table,
@@ -133,21 +126,59 @@ enum Stage {
     Rest,
 }
 
+/// One node's move ordering: where it is in handing out its moves, and
+/// what it knows to order them by.
 pub(super) struct MovePicker<M> {
     stage: Stage,
+    /// The table's move, as a stage of its own (not at the root).
     table_move: Option<M>,
+    /// The table's move, to score first in the generated list.
+    tt_move: Option<M>,
     killers: [Option<M>; 2],
     /// The killers handed out, so the generated list skips them.
     tried: [Option<M>; 2],
+    /// The generated moves with their ordering scores.
+    scored: Vec<(i32, M)>,
     /// The next generated move to hand out.
     next: usize,
     /// Who moves at the node: history is kept by seat.
     mover: usize,
+    ply: usize,
+    /// At the root: some legal moves were left out, as the caller asked.
+    pub(super) partial_root: bool,
 }
 
 impl<M: Copy> MovePicker<M> {
-    pub(super) fn new(table_move: Option<M>, killers: [Option<M>; 2], mover: usize) -> Self {
-        MovePicker { stage: Stage::Table, table_move, killers, tried: [None; 2], next: 0, mover }
+    /// The picker of a node at `ply`, whose generated moves go into
+    /// `scored` (a buffer, emptied here). At the root the table's move and
+    /// the killers get no stage of their own: the root searches only the
+    /// moves asked for, which the generated list keeps to.
+    pub(super) fn new(
+        tt_move: Option<M>,
+        killers: [Option<M>; 2],
+        mover: usize,
+        ply: usize,
+        mut scored: Vec<(i32, M)>,
+    ) -> Self {
+        scored.clear();
+        let root = ply == 0;
+        MovePicker {
+            stage: Stage::Table,
+            table_move: if root { None } else { tt_move },
+            tt_move,
+            killers: if root { [None; 2] } else { killers },
+            tried: [None; 2],
+            scored,
+            next: 0,
+            mover,
+            ply,
+            partial_root: false,
+        }
+    }
+
+    /// The buffer of generated moves, to be reused.
+    pub(super) fn into_buffer(self) -> Vec<(i32, M)> {
+        self.scored
     }
 }
 
@@ -158,30 +189,22 @@ pub(super) const KILLER_SCORE: i32 = HISTORY_MAX + 1;
 
 const HISTORY_MAX: i32 = 1 << 20;
 
-/// How many moves are picked one by one by a swap, which is cheapest.
-const PICKED_MOVES: usize = 4;
-
-/// How many moves are handed out before the rest is sorted at once: late
-/// move pruning stops most nodes near the leaves before this, and a sort of
-/// a hundred moves would then be wasted.
-const EXTRACTED_MOVES: usize = 12;
-
 /// Brings the next move to try to `index`: the first few by picking the best
 /// (a cut-off usually comes early), then by taking out the best while the
 /// rest keep their order, and the rest by one stable sort, which hands out
 /// what further extraction would.
 fn order_next<M: Copy>(scored: &mut [(i32, M)], index: usize) {
-    if index < EXTRACTED_MOVES {
+    if index < PARAMS.extracted_moves {
         // Two passes, each of which the compiler turns into vector code.
         let rest = &scored[index..];
         let top = rest.iter().fold(i32::MIN, |top, &(score, _)| top.max(score));
         let best = index + rest.iter().position(|&(score, _)| score == top).unwrap_or(0);
-        if index < PICKED_MOVES {
+        if index < PARAMS.picked_moves {
             scored.swap(index, best);
         } else {
             scored[index..=best].rotate_right(1);
         }
-    } else if index == EXTRACTED_MOVES {
+    } else if index == PARAMS.extracted_moves {
         scored[index..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
     }
 }
@@ -195,7 +218,7 @@ mod tests {
         use rand_xoshiro::Xoshiro256PlusPlus;
         use rand_xoshiro::rand_core::{Rng, SeedableRng};
         let mut random = Xoshiro256PlusPlus::seed_from_u64(11);
-        for length in [1, 3, PICKED_MOVES + 1, EXTRACTED_MOVES, EXTRACTED_MOVES + 1, 40, 150] {
+        for length in [1, 3, PARAMS.picked_moves + 1, PARAMS.extracted_moves, PARAMS.extracted_moves + 1, 40, 150] {
             // Few distinct scores, so that ties are common; the move is its
             // place in the list as generated.
             let generated: Vec<(i32, usize)> =
@@ -206,15 +229,15 @@ mod tests {
             }
             let mut places: Vec<usize> = scored.iter().map(|&(_, place)| place).collect();
             assert!(scored.windows(2).all(|pair| pair[0].0 >= pair[1].0), "{scored:?}");
-            if length > PICKED_MOVES {
+            if length > PARAMS.picked_moves {
                 // Once the swaps are over, equal scores keep their order.
-                let rest = &scored[PICKED_MOVES..];
+                let rest = &scored[PARAMS.picked_moves..];
                 let before_rest: Vec<usize> = {
                     let mut reordered = generated.clone();
-                    for index in 0..PICKED_MOVES {
+                    for index in 0..PARAMS.picked_moves {
                         order_next(&mut reordered, index);
                     }
-                    reordered[PICKED_MOVES..].iter().map(|&(_, place)| place).collect()
+                    reordered[PARAMS.picked_moves..].iter().map(|&(_, place)| place).collect()
                 };
                 let rank = |place: usize| before_rest.iter().position(|&p| p == place).unwrap();
                 assert!(

@@ -1,4 +1,29 @@
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::manager::{Manager, Plan, Proofs};
+use super::maxn::MAXN_WIN;
+use super::negamax::{REDUCTION_TABLE, late_move_reduction, reduction_formula, score_from_tt, score_to_tt};
+use super::ordering::HISTORY_SIZE;
+use super::shared::{HelperLine, HelperProof, Shared};
+use super::worker::Worker;
 use super::*;
+use crate::search::game::{GameKnowledge, GameRules, Policy, SearchGame};
+use crate::search::limits::{Limits, Signals};
+use crate::search::solver::{ProofTable, Proven};
+use crate::search::tt::TranspositionTable;
+
+/// The search's settings for the test games: no proof horizon matters, as
+/// they bound no game's length.
+const POLICY: Policy = Policy {
+    history_malus: false,
+    futility_pruning: false,
+    proof_horizon: 90,
+    dedicated_proof_horizon: 90,
+    proof_lookahead: true,
+};
 
 /// Second games for the search: one pile of stones, the player to move
 /// takes 1 to 3, and the player who cannot take has lost. With
@@ -14,7 +39,7 @@ struct Pile {
     mover: usize,
 }
 
-impl SearchGame for Subtraction {
+impl GameRules for Subtraction {
     type Position = Pile;
     type Move = u8;
 
@@ -43,12 +68,8 @@ impl SearchGame for Subtraction {
         (1..=3).contains(&take) && take <= pile.stones
     }
 
-    fn final_outcome(&self, pile: &Pile) -> Outcome {
-        Outcome::Win(1 - pile.mover)
-    }
-
-    fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
-        (pile.stones > 0).then_some(0)
+    fn winner(&self, pile: &Pile) -> Option<usize> {
+        Some(1 - pile.mover)
     }
 
     fn is_draw(&self, _: &Pile) -> bool {
@@ -59,16 +80,28 @@ impl SearchGame for Subtraction {
         false
     }
 
-    fn expected_moves_left(&self, pile: &Pile) -> u32 {
-        pile.stones as u32 / 4 + 1
-    }
-
     fn move_to_bits(take: u8) -> u16 {
         take as u16
     }
 
     fn move_from_bits(bits: u16) -> Option<u8> {
         u8::try_from(bits).ok()
+    }
+}
+
+impl GameKnowledge for Subtraction {
+    fn evaluate(&self, pile: &Pile, _: usize) -> Option<i32> {
+        (pile.stones > 0).then_some(0)
+    }
+
+    fn expected_moves_left(&self, pile: &Pile) -> u32 {
+        pile.stones as u32 / 4 + 1
+    }
+}
+
+impl SearchGame for Subtraction {
+    fn policy(&self) -> Policy {
+        POLICY
     }
 }
 
@@ -107,29 +140,43 @@ fn the_search_plays_a_second_game_perfectly_with_exact_mate_distances() {
     }
 }
 
+/// The main thread alone, searching `root` to depth 60 with what `shared`
+/// holds (taking a proving helper's proofs where `helper_proves`), reporting
+/// to `report`.
+fn iterate_main<G: SearchGame>(
+    game: &G,
+    tt: &TranspositionTable,
+    shared: &Shared<'_>,
+    root: &G::Position,
+    helper_proves: bool,
+    report: impl FnMut(Progress<'_, G::Move>),
+) -> SearchResult<G::Move> {
+    let mut history = vec![0; HISTORY_SIZE];
+    let game_history = HashMap::new();
+    let worker = Worker::new(game, tt, &mut history, &game_history, shared);
+    let report = RefCell::new(report);
+    let proofs = Proofs { by_helper: helper_proves, ..Proofs::default() };
+    let mut main = Manager::new(worker, &report, Instant::now(), proofs);
+    main.iterate(root, &Plan { max_depth: 60, infinite: false, lines: 1, mate: None })
+}
+
 #[test]
 fn the_main_thread_takes_over_a_deeper_line_a_helper_completed() {
     let game = Subtraction { again_after_three: false };
     let table = TranspositionTable::new(1);
-    let mut history = vec![0; HISTORY_SIZE];
-    let game_history = HashMap::new();
     let signals = Signals::default();
     // As if a helper had completed depth 60 and found taking 3 worth 7.
-    let shared = Shared {
-        helper_depth: AtomicU32::new(60),
-        helper_line: Mutex::new(Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] })),
-        ..Shared::new(&signals, true, None)
-    };
+    let shared = Shared::new(&signals, true, None);
+    *shared.helper_line.lock().unwrap() = Some(HelperLine { depth: 60, seldepth: 61, score: 7, pv: vec![3] });
+    shared.helper_depth.store(60, Ordering::Relaxed);
     let mut reported = Vec::new();
-    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+    // Without the helper, the search would take 1 (201 is 1 more than
+    // a multiple of 4) and go on to depth 60 by itself.
+    let result = iterate_main(&game, &table, &shared, &Pile { stones: 201, mover: 0 }, false, |progress| {
         if let Progress::Line(line) = progress {
             reported.push((line.depth, line.seldepth, line.pv.clone()));
         }
     });
-    // Without the helper, the search would take 1 (201 is 1 more than
-    // a multiple of 4) and go on to depth 60 by itself.
-    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
-    drop(main);
     assert_eq!((result.depth, result.best_move, result.score), (60, Some(3), Score::Centipawns(7)));
     let (last, earlier) = reported.split_last().expect("lines reported");
     assert_eq!(*last, (60, 61, vec![3]));
@@ -152,10 +199,8 @@ fn prove_alongside<G: SearchGame>(game: &G, root: &G::Position) -> ProvedAlongsi
     let game_history = HashMap::new();
     let signals = Signals::default();
     let shared = Shared::new(&signals, true, None);
-    let mut helper = Run::new(game, &table, &mut history, &game_history, &shared, |_: Progress<G::Move>| {});
-    helper.proofs = Some(&mut proofs);
-    let done = helper.prove_alongside(root);
-    drop(helper);
+    let mut helper = Worker::new(game, &table, &mut history, &game_history, &shared);
+    let done = helper.prove_alongside(&mut proofs, root);
     ProvedAlongside {
         done,
         offered: shared.helper_proof.lock().unwrap().take().expect("a proof offered"),
@@ -181,33 +226,26 @@ fn a_helper_proving_alongside_offers_the_proof_and_its_line() {
 fn the_main_thread_plays_the_proof_a_helper_offers() {
     let game = Subtraction { again_after_three: false };
     let table = TranspositionTable::new(1);
-    let mut history = vec![0; HISTORY_SIZE];
     let game_history = HashMap::new();
     let signals = Signals::default();
     // As if the proving helper had found a win in two own moves taking
     // 3 (not the best move: 201 stones are won by taking 1).
     let proven = Proven { mover_wins: true, plies: 3, best_move: Some(3) };
-    let shared = Shared {
-        helper_proof: Mutex::new(Some(HelperProof { proven, pv: vec![3, 1, 1] })),
-        proof_settles: AtomicBool::new(true),
-        ..Shared::new(&signals, true, None)
-    };
+    let shared = Shared::new(&signals, true, None);
+    *shared.helper_proof.lock().unwrap() = Some(HelperProof { proven, pv: vec![3, 1, 1] });
+    shared.proof_settles.store(true, Ordering::Relaxed);
     // Another helper searching ahead leaves the proof to the main thread.
     let mut other_history = vec![0; HISTORY_SIZE];
-    let mut other = Run::new(&game, &table, &mut other_history, &game_history, &shared, |_: Progress<u8>| {});
+    let mut other = Worker::new(&game, &table, &mut other_history, &game_history, &shared);
     other.ahead = 1;
-    other.iterate(&Pile { stones: 201, mover: 0 }, 2, 8, false, 1, None);
-    drop(other);
+    other.search_ahead(&Pile { stones: 201, mover: 0 }, 8);
     assert!(shared.helper_proof.lock().unwrap().is_some(), "another helper took the proof");
     let mut reported = Vec::new();
-    let mut main = Run::new(&game, &table, &mut history, &game_history, &shared, |progress| {
+    let result = iterate_main(&game, &table, &shared, &Pile { stones: 201, mover: 0 }, true, |progress| {
         if let Progress::Line(line) = progress {
             reported.push((line.score, line.pv.clone()));
         }
     });
-    main.helper_proves = true;
-    let result = main.iterate(&Pile { stones: 201, mover: 0 }, 1, 60, false, 1, None);
-    drop(main);
     assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
     assert!(result.depth < 60, "stopped at depth {}", result.depth);
     assert_eq!(reported.last(), Some(&(Score::Mate(2), vec![3, 1, 1])));
@@ -273,12 +311,13 @@ struct TreeNode {
     mover: usize,
     children: Vec<usize>,
     scores: [i32; 3],
-    end: Outcome,
+    /// The winner, where the node ends the game (`None`: a draw).
+    end: Option<usize>,
 }
 
 /// A node as written in a test: name, mover, children by name, static
 /// scores, and the result if it has no children.
-type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Outcome);
+type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Option<usize>);
 
 impl Tree {
     fn new(nodes: &[NodeSpec]) -> Tree {
@@ -327,7 +366,7 @@ impl Tree {
     }
 }
 
-impl SearchGame for Tree {
+impl GameRules for Tree {
     type Position = usize;
     /// The node a move leads to.
     type Move = usize;
@@ -356,13 +395,8 @@ impl SearchGame for Tree {
         self.nodes[*node].children.contains(&child)
     }
 
-    fn final_outcome(&self, node: &usize) -> Outcome {
+    fn winner(&self, node: &usize) -> Option<usize> {
         self.nodes[*node].end
-    }
-
-    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
-        let node = &self.nodes[*node];
-        (!node.children.is_empty()).then_some(node.scores[player])
     }
 
     fn is_draw(&self, _: &usize) -> bool {
@@ -371,10 +405,6 @@ impl SearchGame for Tree {
 
     fn repetition_is_draw(&self) -> bool {
         self.repetitions
-    }
-
-    fn expected_moves_left(&self, _: &usize) -> u32 {
-        4
     }
 
     fn move_to_bits(child: usize) -> u16 {
@@ -386,7 +416,27 @@ impl SearchGame for Tree {
     }
 }
 
-const ON: Outcome = Outcome::Draw;
+impl GameKnowledge for Tree {
+    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
+        let node = &self.nodes[*node];
+        (!node.children.is_empty()).then_some(node.scores[player])
+    }
+
+    fn expected_moves_left(&self, _: &usize) -> u32 {
+        4
+    }
+}
+
+impl SearchGame for Tree {
+    fn policy(&self) -> Policy {
+        POLICY
+    }
+}
+
+/// The end of an inner node: none, as the game goes on there.
+const ON: Option<usize> = None;
+/// A drawn end.
+const DRAW: Option<usize> = None;
 const NO_SCORES: [i32; 3] = [0; 3];
 
 #[test]
@@ -396,7 +446,7 @@ fn a_proved_loss_to_a_coalition_is_offered_but_leaves_the_prover_searching() {
     let tree = Tree::new(&[
         ("root", 0, &["only"], NO_SCORES, ON),
         ("only", 1, &["b-wins"], NO_SCORES, ON),
-        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
     ]);
     let proved = prove_alongside(&tree, &0);
     assert!(!proved.done);
@@ -421,7 +471,7 @@ fn paranoid_and_maxn_choose_by_hand_worked_values() {
         ("x2", 2, &["end"], [1, 2, 5], ON),
         ("y1", 2, &["end"], [2, 5, 0], ON),
         ("y2", 2, &["end"], [2, 1, 3], ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
     ]);
     let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 2);
     assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(3), vec!["x", "x1"]));
@@ -440,11 +490,11 @@ fn a_forced_win_through_passes_and_double_moves_is_a_mate_in_own_moves() {
     // a smaller one) both delay it with "long": A wins after its own
     // three moves fight, again, finish. Paranoid finds a forced win and
     // reports it as mate 3; max-n reports the same line as a high score.
-    let a_wins = Outcome::Win(0);
+    let a_wins = Some(0);
     let tree = Tree::new(&[
         ("root", 0, &["lose", "fight"], NO_SCORES, ON),
         ("lose", 1, &["b-wins"], NO_SCORES, ON),
-        ("b-wins", 2, &[], NO_SCORES, Outcome::Win(1)),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
         ("fight", 1, &["short", "long"], NO_SCORES, ON),
         ("short", 2, &["c-pass"], NO_SCORES, ON),
         ("c-pass", 0, &["a-wins"], NO_SCORES, ON),
@@ -473,12 +523,12 @@ fn late_move_pruning_does_not_give_up_a_node_whose_first_moves_all_lose() {
     // move pruning keeps nine moves and a fail-high is not searched
     // again. Were it to prune after nine lost moves, A would seem lost
     // after "trap", and "x" refuted.
-    let b_wins = Outcome::Win(1);
+    let b_wins = Some(1);
     let mut nodes: Vec<NodeSpec> = vec![
         ("root", 0, &["safe", "x"], NO_SCORES, ON),
         ("safe", 1, &["calm"], NO_SCORES, ON),
         ("calm", 0, &["end"], NO_SCORES, ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
         ("x", 1, &["trap"], NO_SCORES, ON),
         ("trap", 0, &["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "escape"], NO_SCORES, ON),
         ("escape", 1, &["end"], [50, -50, 0], ON),
@@ -501,10 +551,10 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is()
     let mut tree = Tree::new(&[
         ("root", 0, &["x", "y"], NO_SCORES, ON),
         ("x", 1, &["a-wins"], NO_SCORES, ON),
-        ("a-wins", 2, &[], NO_SCORES, Outcome::Win(0)),
+        ("a-wins", 2, &[], NO_SCORES, Some(0)),
         ("y", 1, &["calm"], NO_SCORES, ON),
         ("calm", 2, &["end"], [10, 0, 0], ON),
-        ("end", 0, &[], NO_SCORES, Outcome::Draw),
+        ("end", 0, &[], NO_SCORES, DRAW),
     ]);
     tree.repetitions = true;
     for style in MultiplayerSearch::ALL {
@@ -524,13 +574,13 @@ fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
     // loses at once), reporting mate -1: A's one move, then the end.
     let tree = Tree::new(&[
         ("root", 0, &["resign", "hope"], NO_SCORES, ON),
-        ("resign", 1, &[], NO_SCORES, Outcome::Win(1)),
+        ("resign", 1, &[], NO_SCORES, Some(1)),
         ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
         ("spare", 2, &["pass"], NO_SCORES, ON),
         ("pass", 0, &["a-wins"], NO_SCORES, ON),
-        ("a-wins", 1, &[], NO_SCORES, Outcome::Win(0)),
+        ("a-wins", 1, &[], NO_SCORES, Some(0)),
         ("betray", 2, &["c-wins"], NO_SCORES, ON),
-        ("c-wins", 0, &[], NO_SCORES, Outcome::Win(2)),
+        ("c-wins", 0, &[], NO_SCORES, Some(2)),
     ]);
     let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 10);
     assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));

@@ -1,35 +1,12 @@
-//! Pods as the search sees it: the `SearchGame` interface over the rules
-//! and the evaluation.
+//! Pods as the search sees it: its rules, its knowledge (the evaluation,
+//! move order, proofs and clock) and the search's settings for it.
 
 use std::sync::Arc;
 
 use super::eval::{EvalTerms, Weights, evaluate, evaluate_terms};
+use super::tunables::TUNABLES;
 use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
-use crate::search::{Outcome, SearchGame};
-
-/// Standard: proofs are tried in timed play once both sides together can
-/// make at most this many more placements.
-const PROOF_HORIZON: u32 = 20;
-
-/// Standard: games between good players are proved won or lost about when
-/// both sides together can make this many more placements (measured over
-/// match games); after that each move is nearly free.
-const DECIDED_AT: u32 = 14;
-/// Standard: the fewest own moves a clock is shared over, so a game that
-/// runs past `DECIDED_AT` unproved still keeps time for its last moves.
-const FEWEST_MOVES_LEFT: u32 = 3;
-
-/// Advanced: the moves the side to move has still to play, about this
-/// many plus this many per pod in its hand. Over 150 games of a match at
-/// 1 s + 10 ms the mean was 10 with one pod in hand, 17 with four, 25 with
-/// eight and 30 with twelve (README, "The advanced clock"): a little above
-/// that, so the clock is used and not run out.
-const ADVANCED_MOVES_LEFT: u32 = 10;
-const ADVANCED_MOVES_PER_POD: u32 = 2;
-
-/// Standard: the order hint of a placement, per point it takes or attacks
-/// that the opponent could still place on (in history units).
-const HINT_PER_CLOSED_POINT: i32 = 8;
+use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 
 /// Pods for the search: the rules plus what a match adds (a ply limit).
 pub struct PodsGame {
@@ -39,6 +16,8 @@ pub struct PodsGame {
 }
 
 impl PodsGame {
+    /// The game of `rules` with a match's ply limit (0: none), evaluated
+    /// with the variant's weights.
     pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsGame {
         PodsGame { weights: Weights::for_variant(rules.variant()), rules, max_plies }
     }
@@ -55,7 +34,7 @@ impl PodsGame {
     }
 }
 
-impl SearchGame for PodsGame {
+impl GameRules for PodsGame {
     type Position = Position;
     type Move = Move;
 
@@ -87,28 +66,14 @@ impl SearchGame for PodsGame {
         Some(position.hash_after(&self.rules, mv))
     }
 
-    /// Standard: placements that shut the opponent out of the most points
-    /// first, among moves history does not tell apart.
-    fn order_hint(&self, position: &Position, mv: Move) -> i32 {
-        match self.rules.variant() {
-            Variant::Standard => HINT_PER_CLOSED_POINT * position.points_closed_to_opponent(&self.rules, mv) as i32,
-            Variant::Advanced => 0,
-        }
-    }
-
     fn is_legal(&self, position: &Position, mv: Move) -> bool {
         position.check(&self.rules, mv).is_ok()
     }
 
     /// A side with no legal action has lost (an emptied hand wins the
     /// game for the side that just moved, which leaves the other none).
-    fn final_outcome(&self, position: &Position) -> Outcome {
-        Outcome::Win(position.side_to_move().opponent().index())
-    }
-
-    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
-        let score = evaluate(&self.rules, position, &self.weights)?;
-        Some(if player == position.side_to_move().index() { score } else { -score })
+    fn winner(&self, position: &Position) -> Option<usize> {
+        Some(position.side_to_move().opponent().index())
     }
 
     fn is_draw(&self, position: &Position) -> bool {
@@ -119,37 +84,30 @@ impl SearchGame for PodsGame {
         self.rules.variant() == Variant::Advanced
     }
 
-    /// Standard: every ply is a placement that a side could make now.
-    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
-        (self.rules.variant() == Variant::Standard)
-            .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
+    fn move_to_bits(mv: Move) -> u16 {
+        mv.to_bits()
     }
 
-    fn proof_horizon(&self) -> u32 {
-        PROOF_HORIZON
+    fn move_from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
+    }
+}
+
+impl GameKnowledge for PodsGame {
+    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
+        let score = evaluate(&self.rules, position, &self.weights)?;
+        Some(if player == position.side_to_move().index() { score } else { -score })
     }
 
-    /// The advanced game gained from it and the standard game lost nothing
-    /// (README, "History malus").
-    fn history_malus(&self) -> bool {
-        true
-    }
-
-    /// The advanced game gained from it; the standard game showed no clear
-    /// gain over 2,000 games (README, "Futility pruning").
-    fn futility_pruning(&self) -> bool {
-        self.rules.variant() == Variant::Advanced
-    }
-
-    /// The whole standard game: a thread proving from its first moves paid
-    /// more than one searching ahead of the main thread (README, "A helper
-    /// that proves").
-    fn dedicated_proof_horizon(&self) -> u32 {
-        u32::MAX
-    }
-
-    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
-        standard_verdict(&self.rules, position)
+    /// Standard: placements that shut the opponent out of the most points
+    /// first, among moves history does not tell apart.
+    fn order_hint(&self, position: &Position, mv: Move) -> i32 {
+        match self.rules.variant() {
+            Variant::Standard => {
+                TUNABLES.hint_per_closed_point * position.points_closed_to_opponent(&self.rules, mv) as i32
+            }
+            Variant::Advanced => 0,
+        }
     }
 
     /// Moves that leave the opponent worst off first: its fewest replies
@@ -158,26 +116,47 @@ impl SearchGame for PodsGame {
         -(child.count_moves(&self.rules) as i32)
     }
 
+    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
+        standard_verdict(&self.rules, position)
+    }
+
+    /// Standard: every ply is a placement that a side could make now.
+    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        (self.rules.variant() == Variant::Standard)
+            .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
+    }
+
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let in_hand = position.hand(position.side_to_move()).count();
         match self.rules.variant() {
             // The moves that count are those before the game is decided:
-            // about half the placements left above `DECIDED_AT` are ours.
+            // about half the placements left above `decided_at` are ours.
             Variant::Standard => {
                 let placements_left = self.plies_left_bound(position).unwrap_or(0);
-                (placements_left.saturating_sub(DECIDED_AT) / 2).max(FEWEST_MOVES_LEFT).min(in_hand.max(1))
+                (placements_left.saturating_sub(TUNABLES.decided_at) / 2)
+                    .max(TUNABLES.fewest_moves_left)
+                    .min(in_hand.max(1))
             }
             // Pods come back to hand and move about: games run longer.
-            Variant::Advanced => ADVANCED_MOVES_LEFT + ADVANCED_MOVES_PER_POD * in_hand,
+            Variant::Advanced => TUNABLES.advanced_moves_left + TUNABLES.advanced_moves_per_pod * in_hand,
         }
     }
+}
 
-    fn move_to_bits(mv: Move) -> u16 {
-        mv.to_bits()
-    }
-
-    fn move_from_bits(bits: u16) -> Option<Move> {
-        Move::from_bits(bits)
+impl SearchGame for PodsGame {
+    /// The settings of this variant, as `Tunables` gives them with their reasons.
+    fn policy(&self) -> Policy {
+        let futility_pruning = match self.rules.variant() {
+            Variant::Standard => TUNABLES.standard_futility_pruning,
+            Variant::Advanced => TUNABLES.advanced_futility_pruning,
+        };
+        Policy {
+            history_malus: TUNABLES.history_malus,
+            futility_pruning,
+            proof_horizon: TUNABLES.proof_horizon,
+            dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
+            proof_lookahead: TUNABLES.proof_lookahead,
+        }
     }
 }
 
@@ -204,13 +183,13 @@ mod tests {
         let (game, start) = standard_after("");
         let full_hand = start.hand(Side::White).count();
         let early = game.expected_moves_left(&start);
-        assert!(early <= full_hand / 2 && early > FEWEST_MOVES_LEFT, "{early} of {full_hand}");
+        assert!(early <= full_hand / 2 && early > TUNABLES.fewest_moves_left, "{early} of {full_hand}");
 
         // 13 plies of a match game: few placements left on either side.
         let (game, late) = standard_after("B@e6 L@c5 N@a1 N@b5 J@d3 G@c4 G@d2 B@e3 E@f3 A@b3 K@f6 C@b4 I@c2");
         let left = game.plies_left_bound(&late).unwrap();
-        assert!(left < DECIDED_AT + 2 * FEWEST_MOVES_LEFT, "{left} placements left");
-        assert_eq!(game.expected_moves_left(&late), FEWEST_MOVES_LEFT);
+        assert!(left < TUNABLES.decided_at + 2 * TUNABLES.fewest_moves_left, "{left} placements left");
+        assert_eq!(game.expected_moves_left(&late), TUNABLES.fewest_moves_left);
     }
 
     /// How much the score changes, on average, from an even depth to the

@@ -1,0 +1,132 @@
+//! POLD.R as the search sees it: its rules, its knowledge (the evaluation
+//! and what proofs need) and the search's settings for it.
+
+use super::eval::{EvalTerms, Weights, evaluate_terms};
+use super::moves::Move;
+use super::position::Position;
+use super::tunables::TUNABLES;
+use super::types::Seat;
+use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
+
+/// POLD.R for the search. Stateless: positions carry their board size and
+/// number of players.
+pub struct PoldrGame {
+    weights: Weights,
+}
+
+impl Default for PoldrGame {
+    fn default() -> PoldrGame {
+        PoldrGame { weights: TUNABLES.weights }
+    }
+}
+
+impl PoldrGame {
+    /// The evaluation's terms, for people (the `eval` command) and for `evaluate`.
+    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+        evaluate_terms(position, &self.weights)
+    }
+}
+
+impl GameRules for PoldrGame {
+    type Position = Position;
+    type Move = Move;
+
+    fn hash(&self, position: &Position) -> u64 {
+        position.hash()
+    }
+
+    fn players(&self, position: &Position) -> usize {
+        position.players()
+    }
+
+    fn mover(&self, position: &Position) -> usize {
+        position.mover().index()
+    }
+
+    fn legal_moves(&self, position: &Position, moves: &mut Vec<Move>) {
+        position.generate_moves(moves);
+    }
+
+    fn play(&self, position: &Position, mv: Move) -> Position {
+        let mut next = *position;
+        next.play_unchecked(mv);
+        next
+    }
+
+    fn is_legal(&self, position: &Position, mv: Move) -> bool {
+        position.check(mv).is_ok()
+    }
+
+    fn winner(&self, position: &Position) -> Option<usize> {
+        Some(position.scored_outcome().winner.index())
+    }
+
+    fn is_draw(&self, _: &Position) -> bool {
+        false
+    }
+
+    fn repetition_is_draw(&self) -> bool {
+        // Every turn but a pass moves bricks one way for good: no position repeats.
+        false
+    }
+
+    fn move_to_bits(mv: Move) -> u16 {
+        mv.to_bits()
+    }
+
+    fn move_from_bits(bits: u16) -> Option<Move> {
+        Move::from_bits(bits)
+    }
+}
+
+impl GameKnowledge for PoldrGame {
+    fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
+        if position.is_over() {
+            return None;
+        }
+        let player = Seat::from_index(player).expect("a seat of the game");
+        Some(self.evaluate_terms(position).score_for(player))
+    }
+
+    /// Turns that place or take back more bricks first: the race to the
+    /// last brick, and to the most bricks, is most of the game.
+    fn proof_priority(&self, position: &Position, mv: Move, _: &Position) -> i32 {
+        position.bricks_moved_by(mv) as i32
+    }
+
+    /// Building turns each fill an empty cell at least; clearing turns each
+    /// take back a brick at least, with fewer than `players` passes between.
+    fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        let players = position.players() as u32;
+        let empty = position.empty().count();
+        let bricks: u32 = position.seats().map(|seat| position.bricks(seat).count()).sum();
+        Some(empty + (bricks + empty) * players + players)
+    }
+
+    fn symmetric_key(&self, position: &Position) -> (u64, usize) {
+        position.symmetric_key()
+    }
+
+    fn transform_move(&self, position: &Position, mv: Move, symmetry: usize, inverse: bool) -> Move {
+        position.transform_move(mv, symmetry, inverse)
+    }
+
+    fn expected_moves_left(&self, position: &Position) -> u32 {
+        let mover = position.mover();
+        let bricks = position.reserve(mover) as u32 + position.bricks(mover).count();
+        bricks / TUNABLES.bricks_per_move_left + TUNABLES.extra_moves_left
+    }
+}
+
+impl SearchGame for PoldrGame {
+    /// The settings `Tunables` gives, with their reasons.
+    fn policy(&self) -> Policy {
+        Policy {
+            history_malus: TUNABLES.history_malus,
+            futility_pruning: TUNABLES.futility_pruning,
+            proof_horizon: TUNABLES.proof_horizon,
+            dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
+            proof_lookahead: TUNABLES.proof_lookahead,
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! Every number POLD.R plays by beyond its rules, in one place, each with
+//! the reason for its value: the evaluation's weights, the clock, and the
+//! search's settings.
+
+use super::eval::Weights;
+
+/// POLD.R's tunables. One value is used (`TUNABLES`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Tunables {
+    /// The evaluation's weights: a brick in reserve counts against its
+    /// player while building (the last brick placed wins) and for it while
+    /// clearing (the most bricks win at the end), where a brick a turn
+    /// could take back now counts half as much. A mobility term (empty
+    /// cells each player could move to with its pieces aligned, weight 3)
+    /// measured -20.9 +/- 69.0 over 100 games at 100 ms a move: not kept.
+    pub(super) weights: Weights,
+    /// Proofs are tried in timed play where the game's bound on the plies
+    /// left is at most this: beyond it a proof is out of reach, and its
+    /// nodes would be the iterations' loss. Spending the iterations' node
+    /// count on proofs whatever the game's length lost about 240 to 325
+    /// Elo on an 8x8 board (60 games at 30,000 nodes a move).
+    pub(super) proof_horizon: u32,
+    /// With two threads or more, a helper proves within the same bound as
+    /// the main thread would.
+    pub(super) dedicated_proof_horizon: u32,
+    /// Proofs do not look children up before searching any: the shared
+    /// form of a position is the least of its 8 symmetric images, too
+    /// costly to work out for every child of every proof node (with it,
+    /// proofs took half of a search's time at the start position).
+    pub(super) proof_lookahead: bool,
+    /// No history malus: against the search without it (two players, 5x5,
+    /// 16 bricks, 100 ms a move) it measured -8.3 +/- 10.9, undecided at
+    /// 1,600 games of an SPRT [-10, 0].
+    pub(super) history_malus: bool,
+    /// No futility pruning: measured in Pods only.
+    pub(super) futility_pruning: bool,
+    /// The side to move is expected to play one more move per this many of
+    /// its bricks, in reserve and on the board, plus `extra_moves_left`: a
+    /// first estimate, not measured in matches.
+    pub(super) bricks_per_move_left: u32,
+    /// See `bricks_per_move_left`.
+    pub(super) extra_moves_left: u32,
+}
+
+impl Tunables {
+    /// The values POLD.R plays with.
+    pub(super) const DEFAULT: Tunables = Tunables {
+        weights: Weights { building_reserve: -30, clearing_reserve: 100, clearable_brick: 50 },
+        proof_horizon: 90,
+        dedicated_proof_horizon: 90,
+        proof_lookahead: false,
+        history_malus: false,
+        futility_pruning: false,
+        bricks_per_move_left: 2,
+        extra_moves_left: 4,
+    };
+}
+
+/// POLD.R's tunables as played.
+pub(super) const TUNABLES: Tunables = Tunables::DEFAULT;
