@@ -24,10 +24,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Generator, Sequence, TypeVar
 
 from .errors import EngineTerminated, EngineTimeout, PodiumError, ProtocolError
-from .info import OPTION_RE, Options, Score, parse_info, parse_option  # noqa: F401  (Score: the old home)
+from .info import OPTION_RE, Options, Score, parse_info, parse_option  # OPTION_RE, Score, parse_info: their old home
 from .notation import ANY_MOVE_RE, NO_MOVE
 from .process import EngineProcess, Transcript
 
+__all__ = ["Conversation", "Deadline", "EngineDriver", "OPTION_RE", "Protocol", "Read", "Score", "Search", "Send",
+           "Timeouts", "info_message", "info_messages", "parse_bestmove", "parse_info", "position_command", "reworded"]
 T = TypeVar("T")
 
 
