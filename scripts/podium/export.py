@@ -71,8 +71,11 @@ def export_games(paths: list[str], variant: str | None, unique: bool, engine_arg
         raise UsageError(f"export plays each game through with a Podium, and {fault.detail} (give one with "
                          f"--engine)") from None
     with engine:
-        for read in files:
-            export_file(read, variant, unique, engine, export, seen)
+        try:
+            for read in files:
+                export_file(read, variant, unique, engine, export, seen)
+        except EngineFault as fault:
+            raise UsageError(f"the Podium that plays the games through failed: {fault}") from None
     if len(export.variants) > 1:
         found = ", ".join(f"{name} ({count_of(number, 'game')})" for name, number in sorted(export.variants.items()))
         raise UsageError(f"the games are of several variants, {found}: choose one with --variant "
