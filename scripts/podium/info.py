@@ -123,9 +123,11 @@ class Info(dict):
     Score), nodes, nps, hashfull, time (ms), tbhits, pv (a list of moves), currmove,
     currmovenumber, string (the text of `info string`)."""
 
+    FIELDS = frozenset((*INFO_NUMBERS, "score", "pv", "currmove", "string"))
+
     def __getattr__(self, name: str) -> object:
-        if name.startswith("_"):
-            raise AttributeError(name)
+        if name not in Info.FIELDS:  # a misspelt field is an error, not a silent None
+            raise AttributeError(f"an Info has no field {name!r} (its fields: {', '.join(sorted(Info.FIELDS))})")
         return self.get(name)
 
     def __repr__(self) -> str:

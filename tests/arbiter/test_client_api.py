@@ -94,6 +94,8 @@ class TypesTest(unittest.TestCase):
         self.assertEqual((current.currmove, current.currmovenumber, current.score), ("B@b3", 4, None))
         self.assertEqual(parse_info("info string game over: White wins").string, "game over: White wins")
         self.assertEqual(parse_info(f"info depth {'9' * 5000}"), {})  # no int() of thousands of digits
+        with self.assertRaises(AttributeError):
+            _ = info.dept  # a misspelt field
 
     def test_option_lines_give_type_default_and_range(self):
         self.assertEqual(parse_option("option name Hash type spin default 64 min 1 max 1024"),
