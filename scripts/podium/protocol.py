@@ -324,8 +324,9 @@ class Search:
         self._overdue = ""
 
     def begin_steps(self) -> Conversation[None]:
-        yield Send(self.command)
+        # Stamped before the `go` is written: the reader may stamp a fast bestmove before the write returns.
         self.sent = time.monotonic()
+        yield Send(self.command)
         if self.wait is not None:
             self._deadline = Deadline(self.wait, start=self.sent)
             self._overdue = f"no bestmove within {self.wait * 1000:.0f} ms"
@@ -339,7 +340,7 @@ class Search:
             except ValueError as error:
                 raise ProtocolError(self._protocol.label, str(error)) from None
             if found is not None:
-                (self.bestmove, self.ponder), self.elapsed, self.done = found, stamp - self.sent, True
+                (self.bestmove, self.ponder), self.elapsed, self.done = found, max(0.0, stamp - self.sent), True
             elif line.startswith("info"):
                 if (message := info_message(line, "error")) is not None:
                     self.errors.append(message)

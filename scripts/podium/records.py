@@ -30,7 +30,7 @@ RECORD_TYPE = "game"
 RESULTS = ("p1win", "p2win", "p3win", "draw")
 OLD_PODS_RESULTS = {"1-0": "p1win", "0-1": "p2win", "1/2-1/2": "draw"}
 PODS_RESULT_TEXT = {value: key for key, value in OLD_PODS_RESULTS.items()}
-LONGEST_NUMBER = 18  # digits of a number in a position line read from a file (no int() of thousands)
+LONGEST_NUMBER = 20  # digits of a number in a position line read from a file (POLD.R plies reach 19)
 NUMBER_RE = re.compile(r"\d+")
 SEATS = ("p1", "p2", "p3")
 

@@ -10,7 +10,7 @@ import unittest
 
 import support  # noqa: F401  (puts the checkout's scripts/ on sys.path)
 
-from podium import game, notation, records, settings, stats
+from podium import game, notation, records, settings, stats, summary
 from podium.clock import GameClock, TimeControl, parse_tc
 from podium.errors import UsageError
 from podium.rules import GameRules
@@ -191,6 +191,29 @@ class StatisticsTest(unittest.TestCase):
         # a's reserves 8, 3, 6; b's 5, 6, 7; c's 2, 4, 6
         self.assertEqual(tally.final_reserves, {"a": [8, 3, 6], "b": [5, 6, 7], "c": [2, 4, 6]})
         self.assertEqual(dict(tally.faults), {("c", "illegal move"): 1})
+
+    def test_page_figures_say_only_what_is_known(self):
+        """The page's rows (summary.figure_rows): no SPRT row unless one was asked for; below 10 game
+        pairs no Elo and no LOS, even where three pairs of one binary against itself would read
+        "LOS 99.28%, +120 +/- 109"."""
+        def pair(group, first_wins, second_wins):  # two games of one opening, colours swapped
+            return [records.upgrade_record({"game": 2 * group + seat, "pair": group, "white": white, "black": black,
+                                            "result": "1-0" if won else "0-1", "reason": "no legal move",
+                                            "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0",
+                                            "moves": []})
+                    for seat, (white, black, won) in enumerate((("a", "b", first_wins), ("b", "a", second_wins)))]
+
+        few = [record for group in range(3) for record in pair(group, True, False)]  # WW three times
+        rows = dict(summary.figure_rows(summary.match_summary(few)))
+        self.assertEqual(rows["Elo"], "too few games (3 pairs; Elo and LOS need 10)")
+        self.assertEqual(rows["LOS"], rows["Elo"])
+        self.assertNotIn("SPRT", rows)
+        asked = dict(summary.figure_rows(summary.match_summary(few, stats.Sprt(0, 5, 0.05, 0.05))))
+        self.assertRegex(asked["SPRT"], r"^LLR -?\d+\.\d\d in \(-2\.94, 2\.94\)")
+        enough = [record for group in range(10) for record in pair(group, True, group % 2 == 0)]
+        rows = dict(summary.figure_rows(summary.match_summary(enough)))
+        self.assertRegex(rows["Elo"], r"^\+\d+\.\d \+/- \d+\.\d \(95%, from 10 game pairs\)$")
+        self.assertRegex(rows["LOS"], r"^\d+\.\d%$")
 
     def test_seatings_and_game_specs(self):
         three = GameRules("poldr", players=3)
