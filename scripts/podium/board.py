@@ -41,9 +41,9 @@ from .errors import EngineError, EngineFault, PodiumError
 from .notation import fen_fields, is_poldr_position, players_of, seat_to_move
 from .pictures import (EVAL_GRAPH_KEY, MOVE_DATA_KEY, OPENING_KEY, POINT_IN_MOVE_RE, board_legend_rows,
                        engine_data, game_outcome, game_title, legend_html)
-from .records import record_engines
+from .records import record_engines, record_index
 from .replay import (SEAT_COLOURS, PoldrBoard, PodsBoard, Position, board_lines, pod_set, read_position,
-                     record_number, replay_record)
+                     replay_record)
 
 GAMES = ("standard", "advanced", "poldr")  # what `newgame` selects
 ROTATIONS = (0, 90, 180, 270)
@@ -212,7 +212,7 @@ class BoardSession:
         with self.lock:
             if not 0 <= file < len(self._records):
                 raise BoardError("no such records file")
-            record = next((record for record in self._records[file][1] if record_number(record) == number), None)
+            record = next((record for record in self._records[file][1] if record_index(record) == number), None)
             if record is None:
                 raise BoardError(f"{os.path.basename(self._records[file][0])} has no game {number}")
             self._stop_search()
@@ -466,10 +466,10 @@ class Sessions:
         listed = []
         for file, (path, records) in enumerate(self.records):
             games = []
-            for record in sorted(records, key=record_number):
+            for record in sorted(records, key=record_index):
                 seats = " vs ".join(record_engines(record))
                 plies = len(record.get("opening_moves", [])) + len(record.get("moves", []))
-                games.append({"number": record_number(record),
-                              "label": f"Game {record_number(record)}: {seats}, {record['result']} ({plies} plies)"})
+                games.append({"number": record_index(record),
+                              "label": f"Game {record_index(record)}: {seats}, {record['result']} ({plies} plies)"})
             listed.append({"file": file, "name": os.path.basename(path), "games": games})
         return listed

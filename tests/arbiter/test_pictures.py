@@ -20,6 +20,7 @@ from support import ARBITER, NEEDS_PODIUM, PODIUM, SCRIPTS
 from podium import IllegalMoveError
 from podium.boards import pod_symbol
 from podium.pictures import game_page, match_page
+from podium.records import upgrade_record
 from podium.replay import (PodsBoard, Position, Replay, open_engine, parse_pod_set, read_position, replay_moves,
                            replay_record)
 from podium.summary import match_summary
@@ -40,15 +41,16 @@ POLDR_DRAWING = ["5 . . . . B", "4 . . . b .", "3 . . P . .", "2 . y . . .", "1 
 
 
 def pods_record(index: int, white: str, black: str, result: str, moves: list[str]) -> dict:
-    return {"game": index, "pair": index // 2, "white": white, "black": black, "variant": "standard",
-            "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "moves": moves, "result": result,
-            "reason": "no legal move"}
+    """A record as an older arbiter wrote it (game from 0, white and black, 1-0), read into today's schema."""
+    return upgrade_record({"game": index, "pair": index // 2, "white": white, "black": black, "variant": "standard",
+                           "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "moves": moves,
+                           "result": result, "reason": "no legal move"})
 
 
 def poldr_record(index: int, seats: list[str], result: str) -> dict:
-    return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "players": 3, "size": 5,
-            "bricks": 16, "opening": "5/5/5/5/5 b 16,16,16 1 0 -,-,-", "moves": [], "result": result,
-            "reason": "most bricks"}
+    return upgrade_record({"game": "poldr", "index": index, "group": index // 6, "seats": seats, "players": 3,
+                           "size": 5, "bricks": 16, "opening": "5/5/5/5/5 b 16,16,16 1 0 -,-,-", "moves": [],
+                           "result": result, "reason": "most bricks"})
 
 
 class DrawingsTest(unittest.TestCase):
