@@ -155,8 +155,9 @@ def engine_data(replay: Replay) -> dict:
     """What the engines said of each move, for the move list, the evaluation graph and the clocks:
     `movers` (the seat, from 0, that played each move), `info` (per move the record's score, depth,
     nodes and time, None for the opening's moves and positions' moves), `clocks` (per ply each
-    seat's time left, in ms, under a clock `tc B+I`; None under any other limit) and
-    `evalColours` (the graph's line colours)."""
+    seat's time left, in ms, when every seat played on a clock `tc B+I`; None under any other
+    limit), `timeControl` (each seat's, {"p1": "tc 1+0.05", ...}) and `evalColours` (the graph's
+    line colours)."""
     movers = [int(seat_to_move(position.fen)[1:]) - 1 for position in replay.positions[:len(replay.moves)]]
     info = []
     for index in range(len(replay.moves)):
@@ -168,16 +169,20 @@ def engine_data(replay: Replay) -> dict:
 
 def clock_readings(replay: Replay, movers: list[int], info: list[dict | None]) -> list[list[int]] | None:
     """Each seat's clock after each ply (the start first), as the arbiter charged it: the time a
-    move took off its mover's clock, then the increment added. None when the game had no clock."""
-    if not replay.time_control or not replay.time_control.startswith("tc "):
-        return None
-    try:
-        control = parse_tc(replay.time_control[len("tc "):])
-    except UsageError:
-        return None
+    move took off its mover's clock, then the increment added. Each seat has its own control (time
+    odds: `tc 2+0.1` against `tc 1+0.05`). None unless every seat played on a clock."""
     seats = tuple(range(len(replay.seats)))
-    clock = GameClock(control, 0, seats)
-    readings = [[control.base_ms] * len(seats)]
+    controls = {}
+    for seat in seats:
+        text = (replay.time_control or {}).get(f"p{seat + 1}")
+        if not isinstance(text, str) or not text.startswith("tc "):
+            return None
+        try:
+            controls[seat] = parse_tc(text[len("tc "):])
+        except UsageError:
+            return None
+    clock = GameClock(controls, 0, seats)
+    readings = [[controls[seat].base_ms for seat in seats]]
     for mover, given in zip(movers, info):
         if given and isinstance(given.get("time_ms"), (int, float)) and not clock.charge(mover, given["time_ms"]):
             clock.remaining[mover] = 0.0  # out of time: the game ends here

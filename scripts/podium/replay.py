@@ -85,7 +85,8 @@ class Replay:
     notes: list[str] = field(default_factory=list)  # per move: what its engine said of it (move_note), or ""
     # per move: the record's move_info (score, depth, nodes, time_ms), None for the opening's moves
     move_info: list[dict | None] = field(default_factory=list)
-    time_control: str | None = None  # as the record has it: "tc 10+0.1", "movetime 100", "depth 6"
+    # per seat, as the record has it: {"p1": "tc 10+0.1", "p2": "movetime 100"} (time odds); None: not known
+    time_control: dict[str, str] | None = None
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -141,8 +142,17 @@ def replay_record(engine: Engine, record: dict) -> Replay:
     replay.result, replay.reason, replay.detail = result_text(record), record["reason"], record.get("detail", "")
     replay.notes = [""] * len(opening_moves) + [move_note(info) for info in record.get("move_info", [])]
     replay.move_info = [None] * len(opening_moves) + list(record.get("move_info", []))
-    replay.time_control = record.get("time_control") if isinstance(record.get("time_control"), str) else None
+    replay.time_control = record_time_control(record)
     return replay
+
+
+def record_time_control(record: dict) -> dict[str, str] | None:
+    """Each seat's time control as the record gives it, {"p1": "tc 10+0.1", "p2": "movetime 100"}
+    (format 2: per seat, as time odds make them differ); None when the record has none."""
+    control = record.get("time_control")
+    if not isinstance(control, dict) or not all(isinstance(text, str) for text in control.values()):
+        return None
+    return dict(control)
 
 
 def move_note(info: dict) -> str:
