@@ -30,8 +30,8 @@ from .errors import UsageError
 from .notation import seat_to_move
 from .page_assets import SCRIPT, STYLE
 from .replay import PoldrBoard, PodsBoard, Replay
-from .stats import count_of, elo_basis, format_elo
-from .summary import DEFAULT_SPRT, MatchSummary
+from .stats import count_of
+from .summary import MatchSummary, figure_rows
 
 OPENING_NOTE = '<span class="opening">Grey moves</span> are the opening, not chosen by the engines.'
 PLOT_COLOURS = ("#7b3fb5", "#1b9e77", "#d95f02")  # engines: not the POLD.R seats' colours
@@ -289,23 +289,10 @@ def _hand_key(pod: str, state: str) -> str:
 
 
 def summary_section(summary: MatchSummary) -> str:
-    """Two players: W-L-D, Elo with its interval, LOS, pentanomial, SPRT. Every match: each
-    engine's wins and win share, POLD.R each seat's too; faults."""
-    rows = [("Game", summary.rules.describe()), ("Games", str(summary.games))]
-    if (duel := summary.head_to_head) is not None:
-        first, second = summary.engines
-        sprt = duel.sprt
-        test = (f"elo0 {sprt.test.elo0:g}, elo1 {sprt.test.elo1:g}, alpha {sprt.test.alpha:g}, "
-                f"beta {sprt.test.beta:g}" + (" (the arbiter's defaults)" if sprt.test == DEFAULT_SPRT else ""))
-        rows += [
-            (f"W-L-D of {first} against {second}", f"{duel.wins}-{duel.losses}-{duel.draws}, score "
-             f"{100 * duel.score:.1f}%"),
-            ("Elo", f"{format_elo(duel.elo)} ({elo_basis(duel.elo)})"),
-            ("LOS", f"{100 * duel.los:.1f}%"),
-            ("Pentanomial [LL, LD, WL+DD, WD, WW]",
-             f"{duel.pentanomial} over {count_of(sum(duel.pentanomial), 'pair')}"),
-            ("SPRT", f"LLR {sprt.llr:.2f} in ({sprt.lower:.2f}, {sprt.upper:.2f}): {sprt.verdict}; {test}"),
-        ]
+    """The figures as summary.figure_rows gives them (two players: W-L-D, Elo with its interval
+    and LOS once there are enough game pairs, the pentanomial, the SPRT if one was asked for).
+    Every match: each engine's wins and win share, POLD.R each seat's too; faults."""
+    rows = figure_rows(summary)
     figures = "".join(f"<tr><th>{_text(name)}</th><td>{_text(value)}</td></tr>" for name, value in rows)
     tables = [f'<table class="figures">{figures}</table>', _share_table("Engine", summary.engine_wins)]
     if summary.seat_wins:

@@ -23,6 +23,7 @@ from podium.pictures import game_page, match_page
 from podium.records import upgrade_record
 from podium.replay import (PodsBoard, Position, Replay, open_engine, parse_pod_set, read_position,
                            record_time_control, replay_moves, replay_record)
+from podium.stats import Sprt
 from podium.summary import match_summary
 
 PICTURE = os.path.join(SCRIPTS, "picture.py")
@@ -162,6 +163,11 @@ class PagesTest(unittest.TestCase):
         page = match_page([self.position_replay(["new", "old"])], summary)
         self.assertIn("W-L-D of new against old", page)
         self.assertIn('id="score-plot" data-games="4"', page)
+        # the page's rows are summary.figure_rows: below 10 game pairs no Elo or LOS, no SPRT unless asked for
+        self.assertIn("<th>Elo</th><td>too few games (2 pairs; Elo and LOS need 10)</td>", page)
+        self.assertNotIn("SPRT", page)
+        asked = match_page([self.position_replay(["new", "old"])], match_summary(records, Sprt(0, 5, 0.05, 0.05)))
+        self.assertRegex(asked, r"<th>SPRT</th><td>LLR -?\d+\.\d\d in \(-2\.94, 2\.94\): continue; elo0 0, elo1 5")
 
     def test_three_player_summary_has_shares_per_engine_and_seat(self):
         names = ["a", "b", "c"]
