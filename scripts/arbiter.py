@@ -13,6 +13,8 @@ protocol self-test of one engine.
     arbiter.py --game poldr --players 3 --engine name=podium cmd=./target/release/podium \\
                --engine name=random1 cmd="python3 scripts/random_mover.py --seed 1" \\
                --engine name=random2 cmd="python3 scripts/random_mover.py --seed 2" --games 60 --movetime 100
+    arbiter.py --engine name=long cmd=./target/release/podium tc=2+0.02 \\
+               --engine name=short cmd=./target/release/podium tc=1+0.01 --games 200 --random-plies 2
     arbiter.py --resume match.jsonl
     arbiter.py --engine name=new cmd=./target/release/podium --engine name=base cmd=/path/to/old/podium \
                --games 20000 --movetime 100 --random-plies 2 --seed 1 --shard 3/50 --records shard3.jsonl
@@ -22,7 +24,10 @@ protocol self-test of one engine.
     arbiter.py openings --variant standard --plies 4 --depth 7 --max-score 50 --count 200 --seed 1 -o book.txt
     arbiter.py export match.jsonl --unique -o games.txt
 
-`--resume` continues an interrupted match with the settings its records file starts with. `--shard
+An engine's own tc=, movetime=, depth= or nodes= stands for the match's --tc, --movetime, --depth
+or --nodes (time odds); the records give each seat's control. `--resume` continues an interrupted
+match with the settings its records file starts with. The records (docs/records.md, with a JSON
+Schema) have one schema for both games; older ones are read too. `--shard
 K/N` plays one of N slices of a match (run the N slices on as many machines), and `merge` joins
 their records and prints the match's report.
 
@@ -42,8 +47,9 @@ has a timeout, every fault is charged to the engine that made it, and every
 finished game is written at once as one JSON line, so a match can be resumed.
 Python 3.11 standard library only.
 
-The code is the package beside this script, scripts/podium/ (cli.py parses this command line); the
-engines are driven by its engine driver, podium/protocol.py, which is also the Python client's.
+The code is the package beside this script, scripts/podium/ (cli.py parses this command line;
+`pip install ./scripts` installs it as the podium-arbiter command); the engines are driven by its
+engine driver, podium/protocol.py, which is also the Python client's (docs/client.md).
 """
 
 import os

@@ -31,7 +31,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from podium.errors import UsageError
-from podium.records import is_poldr_record, open_match, points_for
+from podium.records import is_poldr_record, open_match, points_for, record_engines
 from podium.stats import elo_from_score
 from solve_table import SolveError, solve_answer
 
@@ -75,7 +75,7 @@ class Tally:
 
 
 def opening_of(record: dict) -> Opening:
-    return Opening(record.get("variant") or "standard", record["opening"])
+    return Opening(record["variant"], record["opening"])
 
 
 def read_verdicts(path: str) -> dict[Opening, str | None]:
@@ -115,9 +115,9 @@ def tally(records: list[dict], verdicts: dict[Opening, str | None]) -> dict[str,
         won_side = verdicts.get(opening_of(record))
         if won_side is None:
             continue
-        for side in ("white", "black"):
-            engine = tallies.setdefault(record[side], Tally())
-            points = points_for(record, record[side])
+        for side, name in zip(("white", "black"), record_engines(record)):
+            engine = tallies.setdefault(name, Tally())
+            points = points_for(record, name)
             if side == won_side:
                 engine.held_won += 1
                 engine.points_held_won += points

@@ -41,9 +41,9 @@ from .errors import EngineError, EngineFault, PodiumError
 from .notation import fen_fields, is_poldr_position, players_of, seat_to_move
 from .pictures import (EVAL_GRAPH_KEY, MOVE_DATA_KEY, OPENING_KEY, POINT_IN_MOVE_RE, board_legend_rows,
                        engine_data, game_outcome, game_title, legend_html)
-from .records import record_engines
-from .replay import (SEAT_COLOURS, PoldrBoard, PodsBoard, Position, board_lines, pod_set, read_position,
-                     record_number, replay_record)
+from .records import RecordsFile, record_engines, record_index, record_rules, record_start, result_text
+from .replay import (SEAT_COLOURS, PoldrBoard, PodsBoard, Position, ReplayError, board_lines, pod_set,
+                     read_position, replay_record)
 
 GAMES = ("standard", "advanced", "poldr")  # what `newgame` selects
 ROTATIONS = (0, 90, 180, 270)
@@ -93,7 +93,7 @@ class BoardSession:
     running, and the pages' streams of events. Every call is made under its lock; the search's own
     thread only reads the engine's lines and hands them on."""
 
-    def __init__(self, session_id: str, command: Sequence[str], records: Sequence[tuple[str, list[dict]]],
+    def __init__(self, session_id: str, command: Sequence[str], records: Sequence[RecordsFile],
                  options: dict[str, object]):
         self.id = session_id
         self.lock = threading.RLock()
@@ -212,25 +212,25 @@ class BoardSession:
         with self.lock:
             if not 0 <= file < len(self._records):
                 raise BoardError("no such records file")
-            record = next((record for record in self._records[file][1] if record_number(record) == number), None)
+            read = self._records[file]
+            # the first record of each number, as the arbiter's report and --resume keep it
+            record = next((record for record in read.records if record_index(record) == number), None)
             if record is None:
-                raise BoardError(f"{os.path.basename(self._records[file][0])} has no game {number}")
+                raise BoardError(f"{os.path.basename(read.path)} has no game {number}")
             self._stop_search()
             previous = (self.setup, self.start, self.moves, self.ply)
             try:
                 replay = replay_record(self.engine, record)  # every move checked by the engine
-            except EngineError as error:
+            except (EngineError, ReplayError) as error:
                 self._restore(*previous)
-                raise BoardError(f"game {number} cannot be replayed: {error}") from None
+                raise BoardError(f"{_where(read, record)}: cannot be replayed: {error}") from None
             start = replay.positions[0].fen
-            if replay.game == "poldr":
-                players, size = players_of(start), len(fen_fields(start)[0].split("/"))
-                bricks = record.get("bricks") if type(record.get("bricks")) is int else self.setup.bricks
-                setup = Setup("poldr", players=players, size=size, bricks=min(max(bricks, 1), 40))
+            rules = record_rules(record)  # records.py has checked every field of the record
+            if rules.poldr:
+                setup = Setup("poldr", players=rules.players, size=rules.size, bricks=rules.bricks)
             else:
                 rotation = int(fen_fields(start)[3]) if fen_fields(start)[3] in ("0", "90", "180", "270") else 0
-                variant = record.get("variant") if record.get("variant") in ("standard", "advanced") else "standard"
-                setup = Setup(variant, rotation=rotation)
+                setup = Setup(rules.variant, rotation=rotation)
             self.engine.new_game("poldr" if setup.poldr else setup.game)
             view = {"title": game_title(replay), "outcome": game_outcome(replay), "colours": list(replay.colours),
                     "seats": record_engines(record), "openingPlies": replay.opening_plies, **engine_data(replay)}
@@ -378,6 +378,12 @@ class BoardSession:
         self.publish(None)  # ends the events streams
 
 
+def _where(read: RecordsFile, record: dict) -> str:
+    """read.where(record) for the page: 'match.jsonl: line 4: game 3', the file by its name alone
+    (as the page's list of records files names it)."""
+    return os.path.basename(read.path) + read.where(record)[len(read.path):]
+
+
 BOARD_KEYS = [
     ('<svg class="key board" viewBox="-20 -20 40 40" width="36" height="36"><circle class="target-dot" r="9"/>'
      '</svg>', "a point or cell the piece chosen can go to (click it to play)"),
@@ -399,7 +405,7 @@ class Sessions:
     """The boards open: created by a page, closed when it goes (or after `idle` seconds without a
     stream of events), at most `limit` at once."""
 
-    def __init__(self, command: Sequence[str], records: Sequence[tuple[str, list[dict]]],
+    def __init__(self, command: Sequence[str], records: Sequence[RecordsFile],
                  options: dict[str, object], limit: int = 8, idle: float = 60.0):
         self.command, self.records, self.options, self.limit, self.idle = list(command), records, options, limit, idle
         self._lock = threading.Lock()
@@ -464,12 +470,15 @@ class Sessions:
     def records_index(self) -> list[dict]:
         """The records files named on the command line and their games, for the page's list."""
         listed = []
-        for file, (path, records) in enumerate(self.records):
-            games = []
-            for record in sorted(records, key=record_number):
+        for file, read in enumerate(self.records):
+            games, numbers = [], set()
+            for record in sorted(read.records, key=record_index):
+                if record_index(record) in numbers:
+                    continue  # a game recorded twice: the first record is the one load_record opens
+                numbers.add(record_index(record))
                 seats = " vs ".join(record_engines(record))
-                plies = len(record.get("opening_moves", [])) + len(record.get("moves", []))
-                games.append({"number": record_number(record),
-                              "label": f"Game {record_number(record)}: {seats}, {record['result']} ({plies} plies)"})
-            listed.append({"file": file, "name": os.path.basename(path), "games": games})
+                plies = len(record_start(record)[1]) + len(record["moves"])
+                games.append({"number": record_index(record),
+                              "label": f"Game {record_index(record)}: {seats}, {result_text(record)} ({plies} plies)"})
+            listed.append({"file": file, "name": os.path.basename(read.path), "games": games})
         return listed

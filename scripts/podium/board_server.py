@@ -23,7 +23,7 @@ from .board_page import BOARD_CSS, BOARD_HTML
 from .board_script import BOARD_JS
 from .client import Engine
 from .errors import EngineError, PodiumError
-from .records import load_records
+from .records import RecordsFile, open_records_file
 from .replay import default_engine_command
 
 LONGEST_BODY = 64 * 1024  # bytes of a request's JSON
@@ -241,10 +241,11 @@ class BoardHandler(BaseHTTPRequestHandler):
 # -- starting it
 
 
-def records_files(paths: Sequence[str]) -> list[tuple[str, list[dict]]]:
-    """The records files named on the command line, read once (a file that cannot be read is a
-    UsageError or an OSError, said at start-up)."""
-    return [(path, load_records(path)) for path in paths]
+def records_files(paths: Sequence[str]) -> list[RecordsFile]:
+    """The records files named on the command line, read once and checked by records.py (older
+    records read into today's schema): a file that cannot be read, or a record that cannot be used,
+    is a UsageError of one line naming the file (and the line and game), said at start-up."""
+    return [open_records_file(path) for path in paths]
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, command: Sequence[str] | None = None,

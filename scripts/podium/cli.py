@@ -23,15 +23,14 @@ from .merge import join_shards
 from .notation import poldr_shape
 from .openings import OpeningBook
 from .process import CHILDREN
-from .pictures import match_page
 from .protocol import Timeouts
-from .records import RecordFile, load_records, record_index
-from .replay import default_engine_command, replay_records
+from .records import RecordFile
+from .replay import default_engine_command
+from .report import report_page
 from .rules import GAMES, VARIANTS
 from .settings import (MATCH_DEFAULTS, build_settings, check_writable, fill_from_header, open_transcript, parse_engine,
                        parse_sprt, rules_from, settings_from, split_command)
 from .stats import Tally, count_of
-from .summary import match_summary
 
 SUBCOMMANDS = ("match", "compliance", "report", "merge", "openings", "export")
 
@@ -68,7 +67,8 @@ def margin_ms(text: str) -> int:
 
 def common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", action="append", nargs="+", metavar="KEY=VALUE",
-                        help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...]")
+                        help="an engine: name=NAME cmd=COMMAND [dir=DIR] [option.NAME=VALUE ...] and, in a match, "
+                             "its own time control [tc=S+INC | movetime=MS | depth=D | nodes=N] (time odds)")
     parser.add_argument("--timemargin", type=margin_ms, metavar="MS",
                         help="grace beyond the clock or movetime before a time forfeit (default 100)")
     parser.add_argument("--log", metavar="FILE", help="append all engine traffic to FILE")
@@ -83,18 +83,27 @@ three --engine, every order of the engines over p1 (Blue), p2 (Yellow), p3 (Red)
 engine profits from its seat. --games is then rounded up to a multiple of 6: games 6g to 6g+5
 play opening g. Under --tc each seat has its own clock (go p1time p2time p3time p1inc p2inc p3inc).
 
-Every game record has "moves" and, in step with them, "move_info": per move its "time_ms" (from
-`go` to `bestmove`, as the arbiter measured it), and "score" ("cp 35" or "mate 3", from the
-mover's view, or null), "depth" and "nodes" from the engine's last info line with a score.
+Records have one schema for both games (docs/records.md, docs/records.schema.json): per game
+"type": "game", "game" (pods or poldr), "index" (its number from 1, as the progress lines say),
+"group" (from 1: the games sharing an opening, a pair with two players), "seats" (engine names in
+seat order, p1 first), "variant" (Pods) or "players", "size", "bricks" (POLD.R), "opening",
+"moves", "final" (the last position line), "result" (p1win, p2win, p3win or draw), "winner",
+"reason", "faulty" (the engine whose fault ended the game, or null), and per seat "time_ms" and
+"time_control". "move_info" is, per move, its "time_ms" (from `go` to `bestmove`, as the arbiter
+measured it), and "score" ("cp 35" or "mate 3", from the mover's view, or null), "depth" and
+"nodes" from the engine's last info line with a score. Records of older arbiters are read as well.
 
-POLD.R records carry "game": "poldr" (the game's number is then "index"), "pair" (two players) or
-"group" (three players: the games sharing an opening), "seats" (engine names in seat order),
-"opening", "moves", "final" (the last position line), "result" p1win, p2win or p3win, "reason",
-"faulty" (the engine whose fault ended the game, or null) and "time_ms" per seat. POLD.R has no
-draws: the summary gives each engine's games, wins, win share with a 95% (Wilson) interval and
-mean reserve in the final positions, then each seat's wins and win share. Elo, LOS, the
-pentanomial and --sprt compare two engines over opening pairs as for Pods (a pair is LL, WL or WW);
-three-player matches have none of them.
+POLD.R has no draws: the summary gives each engine's games, wins, win share with a 95% (Wilson)
+interval and mean reserve in the final positions, then each seat's wins and win share. Elo, LOS,
+the pentanomial and --sprt compare two engines over opening pairs as for Pods (a pair is LL, WL or
+WW); three-player matches have none of them. Below 10 complete game pairs Elo and LOS read "too
+few games"; the SPRT is shown only when one was asked for (--sprt).
+
+Time odds: an engine's own tc=, movetime=, depth= or nodes= in its --engine stands for the match's
+--tc, --movetime, --depth or --nodes (which every engine without one needs): `--engine name=long
+cmd=./podium tc=2+0.02 --engine name=short cmd=./podium tc=1+0.01` is one match of double time.
+Under a clock, each seat's go gives the clocks of the seats that have one; the records give each
+seat's control. --depth goes up to 4294967295 and --nodes up to 2^64 - 1, the protocol's ranges.
 
 --shard K/N plays only the openings g (numbered from 0) with g mod N = K - 1, every game of each
 (both colours, or all six seatings), with the seed and openings of the whole match: N runs with the
@@ -188,7 +197,8 @@ def report_parser() -> ArgumentParser:
     parser.add_argument("--engine", metavar="CMD", help="the Podium that replays the games (default: $PODIUM_BIN, "
                         "else this checkout's target/release/podium)")
     parser.add_argument("--sprt", nargs="+", metavar="KEY=VALUE",
-                        help="the SPRT shown (default elo0=0 elo1=5 alpha=0.05 beta=0.05)")
+                        help="the SPRT shown: elo0=0 elo1=5 alpha=0.05 beta=0.05 (default: the match's own, if it "
+                             "had one; else none)")
     parser.add_argument("--title", help="the page's title")
     return parser
 
@@ -292,6 +302,9 @@ def export_parser() -> ArgumentParser:
                         "records hold both: podium tune fits one)")
     parser.add_argument("--unique", action="store_true", help="drop a game that is the same as one before it: "
                         "same start, same moves")
+    parser.add_argument("--engine", metavar="CMD", help="the Podium that plays each game through first, so that one "
+                        "it cannot play is left out with a warning (default: $PODIUM_BIN, else this checkout's "
+                        "target/release/podium)")
     return parser
 
 
@@ -369,7 +382,7 @@ def play_match(match: Match, recorded: int) -> None:
     if settings.shard:
         planned += f" of {settings.games}, shard {settings.shard[0]}/{settings.shard[1]}"
     print(f"Match {' vs '.join(match.names)}: {planned} ({recorded} already recorded), "
-          f"{settings.rules.describe()}, {settings.time_control.describe()}, seed {settings.seed}, "
+          f"{settings.rules.describe()}, {settings.describe_controls()}, seed {settings.seed}, "
           f"records {settings.records_path}", flush=True)
     try:
         match.run()
@@ -394,24 +407,21 @@ def run_compliance(argv: list[str]) -> int:
 
 
 def run_report(argv: list[str]) -> int:
-    """The page of a match's records: podium/pictures.py draws what podium/replay.py gets from a Podium."""
+    """The page of a match's records (report.py): podium/pictures.py draws what podium/replay.py gets
+    from a Podium. A records file that cannot be used is a usage error naming its file, line and game."""
     args = report_parser().parse_args(argv)
     sprt = parse_sprt(args.sprt)
     try:
-        records = sorted(load_records(args.records), key=record_index)
-    except OSError as error:
-        raise UsageError(f"{args.records}: {error.strerror}") from None
-    if not records:
-        raise UsageError(f"{args.records}: no game records")
-    try:
-        page = match_page(replay_records(records, split_command(args.engine, "--engine ") if args.engine else None),
-                          match_summary(records, sprt), args.title)
+        page, games = report_page(args.records, split_command(args.engine, "--engine ") if args.engine else None,
+                                  sprt, args.title)
         with open(args.output, "w", encoding="utf-8") as output:
             output.write(page)
+    except UsageError:
+        raise
     except (PodiumError, OSError) as error:
         print(f"arbiter: error: {error}", file=sys.stderr)
         return 1
-    print(f"arbiter: {args.output}: {count_of(len(records), 'game')}")
+    print(f"arbiter: {args.output}: {count_of(games, 'game')}")
     return 0
 
 
@@ -481,7 +491,10 @@ def run_export(argv: list[str]) -> int:
     args = export_parser().parse_args(argv)
     if args.output:
         check_writable(args.output, "--output")
-    export = export_games(args.records, args.variant, args.unique)
+    engine = split_command(args.engine, "--engine ") if args.engine else default_engine_command()
+    export = export_games(args.records, args.variant, args.unique, engine)
+    for warning in export.warnings:
+        print(f"arbiter: export: warning: {warning}", file=sys.stderr)
     text = "".join(line + "\n" for line in export.lines)
     if args.output:
         try:
@@ -497,6 +510,11 @@ def run_export(argv: list[str]) -> int:
     print(f"arbiter: export: {export.summary()}; fit them with: podium tune --variant {variant} --games {target}",
           file=sys.stderr)
     return 0
+
+
+def command() -> None:
+    """The podium-arbiter command that `pip install ./scripts` installs: scripts/arbiter.py."""
+    sys.exit(main(sys.argv[1:]))
 
 
 def raise_interrupted(signum: int, _frame) -> None:

@@ -8,6 +8,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from .clock import TimeControl
 from .errors import EngineFault, EngineTimeout, OptionRefused, RefereeError
 from .notation import candidate_moves
 from .process import Transcript
@@ -23,6 +24,7 @@ class EngineSpec:
     argv: list[str]
     options: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    time_control: TimeControl | None = None  # its own (time odds: tc=, movetime=, ...), else the match's
 
 
 class Player(EngineDriver):

@@ -12,6 +12,9 @@ raise and catch the same types.
     │   ├── IllegalMoveError   a move of `position ... moves` could not be played
     │   └── OptionRefused      a player refused an option the match sets (the arbiter's)
     ├── PerspectiveError       a score asked from a view the protocol cannot give; also a ValueError
+    ├── ArgumentError          a call given an argument it cannot take (a line break in a text, a
+    │   │                      number out of the protocol's range); also a ValueError
+    │   └── ArgumentTypeError  an argument of the wrong type; also a TypeError
     └── UsageError, RefereeError, Interrupted, CheckFailed, CheckSkipped   the arbiter's own
 """
 
@@ -104,6 +107,16 @@ class OptionRefused(EngineError):
 class PerspectiveError(PodiumError, ValueError):
     """A score was asked from a side's view that the protocol cannot give: with three players only
     the side to move's own view is known."""
+
+
+class ArgumentError(PodiumError, ValueError):
+    """A call of the package was given an argument it cannot take: nothing was sent to the engine.
+    A text that would carry a line break into the protocol is one; so is a number beyond the range
+    the protocol gives (protocol.md)."""
+
+
+class ArgumentTypeError(ArgumentError, TypeError):
+    """An argument of the wrong type: a list where a mapping is due, a text where a number is."""
 
 
 class UsageError(PodiumError):

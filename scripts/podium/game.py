@@ -23,11 +23,16 @@ if TYPE_CHECKING:
     from .match import MatchSettings
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GameSpec:
-    index: int
-    group: int  # the games of one group share an opening, one game per seating (two players: a pair)
+    index: int  # from 0
+    group: int  # from 0; the games of one group share an opening, one game per seating (two players: a pair)
     seating: tuple[int, ...]  # index into the engine list of the engine in each seat, in turn order
+
+    @property
+    def number(self) -> int:
+        """The game's number as records, progress lines and pages give it: from 1."""
+        return self.index + 1
 
 
 def game_specs(games: int, rules: GameRules, shard: tuple[int, int] | None = None) -> list[GameSpec]:
@@ -38,11 +43,10 @@ def game_specs(games: int, rules: GameRules, shard: tuple[int, int] | None = Non
     shard (K, N): only the groups g with g % N == K - 1, the K-th of N disjoint slices of the match
     that never split a group, so that N runs on N machines play the match between them."""
     seatings = rules.seatings
-    specs = [GameSpec(index, index // len(seatings), seatings[index % len(seatings)]) for index in range(games)]
-    if shard is None:
-        return specs
-    number, count = shard
-    return [spec for spec in specs if spec.group % count == number - 1]
+    number, count = shard or (1, 1)
+    groups = range(number - 1, group_count(games, rules), count)  # only the shard's: never all of a huge match
+    return [GameSpec(index, group, seatings[index % len(seatings)]) for group in groups
+            for index in range(group * len(seatings), min(games, (group + 1) * len(seatings)))]
 
 
 def group_count(games: int, rules: GameRules) -> int:
@@ -72,7 +76,8 @@ class GameRunner:
         self.settings = settings
         self.rules = settings.rules
         self.stop = stop
-        self.clock = GameClock(settings.time_control, settings.margin_ms, self.rules.seat_keys)
+        self.controls = {seat: settings.control_of(player.spec) for seat, player in seats.items()}
+        self.clock = GameClock(self.controls, settings.margin_ms, self.rules.seat_keys)
         self.moves: list[str] = []
         self.move_info: list[dict] = []  # per move: time_ms, and score, depth, nodes as the engine said
         self.used_ms = {seat: 0.0 for seat in self.rules.seat_keys}
@@ -156,7 +161,7 @@ class GameRunner:
         asked = time.monotonic()
         try:
             move, elapsed, report = player.best_move(position_command(self.opening.fen, self.moves),
-                                                     self.clock.go_command(), self.clock.limit_seconds(colour))
+                                                     self.clock.go_command(colour), self.clock.limit_seconds(colour))
         except EngineFault as fault:
             self.used_ms[colour] += (time.monotonic() - asked) * 1000  # a forfeited move's time counts too
             return self._forfeit(colour, fault)
@@ -203,53 +208,33 @@ class GameRunner:
         return Ending(self.rules.win_for(winner), fault.reason, detail, faulty=name)
 
     def _record(self, ending: Ending) -> dict:
-        if self.rules.poldr:
-            return self._poldr_record(ending)
-        return {
-            "game": self.spec.index,
-            "pair": self.spec.group,
-            "white": self.seats[WHITE].spec.name,
-            "black": self.seats[BLACK].spec.name,
-            "variant": self.settings.variant,
-            "opening": self.opening.fen,
-            "opening_base": self.opening.base,
-            "opening_moves": list(self.opening.moves),
-            "moves": self.moves,
-            "move_info": self.move_info,
-            "result": ending.result,
-            "reason": ending.reason,
-            "detail": ending.detail,
-            "time_ms": {WHITE: round(self.used_ms[WHITE]), BLACK: round(self.used_ms[BLACK])},
-            "time_control": self.settings.time_control.describe(),
-            "seed": self.settings.seed,
-            "finished": datetime.datetime.now().isoformat(timespec="seconds"),
-        }
-
-    def _poldr_record(self, ending: Ending) -> dict:
-        """The POLD.R record: "game" is "poldr" here, and the game's number is "index". The games
-        sharing an opening are a "pair" with two players and a "group" (of six) with three."""
+        """The game's record, in the one schema of both games (records.py, docs/records.md): its
+        number and group's from 1, the engines by seat (p1 first), the result in the engines' words."""
         rules, keys = self.rules, self.rules.seat_keys
-        return {
-            "game": "poldr",
-            "index": self.spec.index,
-            rules.group_key: self.spec.group,
-            "seats": [self.seats[seat].spec.name for seat in keys],
-            "players": rules.players,
-            "size": rules.size,
-            "bricks": rules.bricks,
+        names = [self.seats[seat].spec.name for seat in keys]
+        result = {"1-0": "p1win", "0-1": "p2win", "1/2-1/2": "draw"}.get(ending.result, ending.result)
+        winner = None if result == "draw" else names[int(result[1:-len("win")]) - 1]
+        record = {"type": "game", "game": rules.game, "index": self.spec.number, "group": self.spec.group + 1,
+                  "seats": names}
+        if rules.poldr:
+            record.update(players=rules.players, size=rules.size, bricks=rules.bricks)
+        else:
+            record["variant"] = self.settings.variant
+        record.update({
             "opening": self.opening.fen,
             "opening_base": self.opening.base,
             "opening_moves": list(self.opening.moves),
             "moves": self.moves,
             "move_info": self.move_info,
             "final": self.fen,
-            "result": ending.result,
-            "winner": self.seats[ending.result[:-len("win")]].spec.name,
+            "result": result,
+            "winner": winner,
             "reason": ending.reason,
             "detail": ending.detail,
             "faulty": ending.faulty,
-            "time_ms": {seat: round(self.used_ms[seat]) for seat in keys},
-            "time_control": self.settings.time_control.describe(),
+            "time_ms": {f"p{number}": round(self.used_ms[seat]) for number, seat in enumerate(keys, 1)},
+            "time_control": {f"p{number}": self.controls[seat].describe() for number, seat in enumerate(keys, 1)},
             "seed": self.settings.seed,
             "finished": datetime.datetime.now().isoformat(timespec="seconds"),
-        }
+        })
+        return record

@@ -9,15 +9,22 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 from typing import TYPE_CHECKING, Callable
 
-from .clock import TimeControl
-from .rules import GAMES, GameRules
+from .clock import LONGEST_MS, TimeControl, control_problem
+from .notation import POLDR_POSITION_RE, POSITION_RE
+from .rules import GAMES, MAX_GAMES, VARIANTS, GameRules
 
 if TYPE_CHECKING:
     from .match import MatchSettings
 
 HEADER_TYPE = "match"
+# The records' format: 2 since the one schema of both games ("type": "game", "index" from 1, per-engine
+# time controls); files without it are of format 1 and are read all the same (records.py).
+FORMAT = 2
+MOST_CONCURRENCY = 4096
+MOST_PLIES = 1_000_000
 # The settings that make the match, and the arguments that give each.
 IDENTITY = {
     "engines": "--engine",
@@ -43,8 +50,9 @@ def match_header(settings: MatchSettings) -> dict:
     rules, control, sprt, timeouts = settings.rules, settings.time_control, settings.sprt, settings.timeouts
     return {
         "type": HEADER_TYPE,
-        "engines": [{"name": spec.name, "cmd": spec.argv, "options": spec.options, "dir": spec.cwd}
-                    for spec in settings.engines],
+        "format": FORMAT,
+        "engines": [{"name": spec.name, "cmd": spec.argv, "options": spec.options, "dir": spec.cwd,
+                     "time_control": control_json(spec.time_control)} for spec in settings.engines],
         "referee": settings.referee_argv,
         "game": rules.game,
         "variant": settings.variant,
@@ -52,8 +60,7 @@ def match_header(settings: MatchSettings) -> dict:
         "size": rules.size if rules.poldr else None,
         "bricks": rules.bricks if rules.poldr else None,
         "games": settings.games,
-        "time_control": {"kind": control.kind, "base_ms": control.base_ms, "inc_ms": control.inc_ms,
-                         "value": control.value},
+        "time_control": control_json(control),
         "timemargin_ms": settings.margin_ms,
         "max_plies": settings.max_plies,
         "rotation": settings.rotation,
@@ -67,6 +74,19 @@ def match_header(settings: MatchSettings) -> dict:
         "timeouts": {"startup": timeouts.startup, "ready": timeouts.ready, "stall": timeouts.stall},
         "started": datetime.datetime.now().isoformat(timespec="seconds"),
     }
+
+
+def control_json(control: TimeControl | None) -> dict | None:
+    if control is None:
+        return None
+    return {"kind": control.kind, "base_ms": control.base_ms, "inc_ms": control.inc_ms, "value": control.value}
+
+
+def upgrade_header(header: dict) -> dict:
+    """A header (checked by header_problem) as today's arbiter writes it: an older one's engines
+    had no time control of their own."""
+    engines = [{**engine, "time_control": engine.get("time_control")} for engine in header["engines"]]
+    return {**header, "format": FORMAT, "engines": engines}
 
 
 def identity_differences(stored: dict, other: dict, ignore: tuple[str, ...] = ()) -> list[str]:
@@ -86,75 +106,117 @@ def describe(key: str, value: object) -> str:
         return f"{len(value)} position lines, the first {value[0]!r}"
     if key == "engines":
         return ", ".join(f"{engine['name']} ({' '.join(engine['cmd'])}"
-                         + "".join(f", {name}={option}" for name, option in engine["options"].items()) + ")"
+                         + "".join(f", {name}={option}" for name, option in engine["options"].items())
+                         + (f", {TimeControl(**engine['time_control']).describe()}" if engine.get("time_control")
+                            else "") + ")"
                          for engine in value)
     text = " ".join(value) if key == "referee" else value if isinstance(value, str) else json.dumps(value)
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-def _whole(minimum: int) -> Callable[[object], bool]:
-    return lambda value: type(value) is int and value >= minimum
+def _whole(minimum: int, maximum: float = math.inf) -> Callable[[object], bool]:
+    return lambda value: type(value) is int and minimum <= value <= maximum
+
+
+def _text(value: object) -> bool:
+    """A text without line breaks or control characters: what may go into a protocol line."""
+    return isinstance(value, str) and not any(ord(character) < 32 or character == "\x7f" for character in value)
 
 
 def _texts(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+    return isinstance(value, list) and all(map(_text, value))
 
 
 def _optional(test: Callable[[object], bool]) -> Callable[[object], bool]:
     return lambda value: value is None or test(value)
 
 
-def _numbers(*keys: str) -> Callable[[object], bool]:
+def _numbers(*keys: str, most: float = math.inf) -> Callable[[object], bool]:
     return lambda value: (isinstance(value, dict) and set(value) == set(keys)
-                          and all(type(value[key]) in (int, float) for key in keys))
-
-
-def _engine(value: object) -> bool:
-    return (isinstance(value, dict) and isinstance(value.get("name"), str) and _texts(value.get("cmd"))
-            and bool(value["cmd"]) and isinstance(value.get("options"), dict)
-            and all(isinstance(option, str) for option in value["options"].values())
-            and (value.get("dir") is None or isinstance(value["dir"], str)))
+                          and all(type(value[key]) in (int, float) and math.isfinite(value[key])
+                                  and value[key] <= most for key in keys))
 
 
 def _time_control(value: object) -> bool:
-    return (isinstance(value, dict) and value.get("kind") in ("tc", "movetime", "depth", "nodes")
-            and all(_whole(0)(value.get(key)) for key in ("base_ms", "inc_ms", "value")))
+    if not (isinstance(value, dict) and set(value) == {"kind", "base_ms", "inc_ms", "value"}
+            and value["kind"] in ("tc", "movetime", "depth", "nodes")
+            and all(_whole(0)(value[key]) for key in ("base_ms", "inc_ms", "value"))):
+        return False
+    return control_problem(TimeControl(**value)) is None
+
+
+def _engine(value: object) -> bool:
+    return (isinstance(value, dict) and _text(value.get("name")) and value["name"] != ""
+            and isinstance(value.get("cmd"), list) and bool(value["cmd"])
+            and all(isinstance(word, str) and "\x00" not in word for word in value["cmd"])
+            and isinstance(value.get("options"), dict)
+            and all(_text(name) and _text(option) for name, option in value["options"].items())
+            and (value.get("dir") is None or isinstance(value["dir"], str))
+            and _optional(_time_control)(value.get("time_control")))
+
+
+def _engines(value: object) -> bool:
+    return (isinstance(value, list) and 2 <= len(value) <= 3 and all(map(_engine, value))
+            and len({engine["name"] for engine in value}) == len(value))
 
 
 # (test, what it must be) for each field of a header that is read back.
 HEADER_FIELDS: dict[str, tuple[Callable[[object], bool], str]] = {
-    "engines": (lambda value: isinstance(value, list) and value and all(map(_engine, value)),
-                "a list of engines (name, cmd, options, dir)"),
-    "referee": (lambda value: _texts(value) and bool(value), "a command"),
+    "engines": (_engines, "a list of two or three engines with different names (name, cmd, options, dir)"),
+    "referee": (lambda value: isinstance(value, list) and bool(value)
+                and all(isinstance(word, str) and "\x00" not in word for word in value), "a command"),
     "game": (lambda value: value in GAMES, f"one of {', '.join(GAMES)}"),
-    "variant": (_optional(lambda value: isinstance(value, str)), "a variant or null"),
-    "players": (_optional(_whole(2)), "a number of players or null"),
-    "size": (_optional(_whole(1)), "a board size or null"),
-    "bricks": (_optional(_whole(1)), "a number of bricks or null"),
-    "games": (_whole(1), "a positive number of games"),
-    "time_control": (_time_control, "a time control (kind, base_ms, inc_ms, value)"),
-    "timemargin_ms": (_whole(0), "whole milliseconds"),
-    "max_plies": (_whole(0), "a number of plies"),
-    "rotation": (_optional(lambda value: isinstance(value, str)), "a rotation or null"),
-    "random_plies": (_whole(0), "a number of plies"),
+    "variant": (_optional(lambda value: value in VARIANTS), "a variant or null"),
+    "players": (_optional(_whole(2, 3)), "2, 3 or null"),
+    "size": (_optional(_whole(4, 9)), "a board size from 4 to 9, or null"),
+    "bricks": (_optional(_whole(1, 40)), "a number of bricks from 1 to 40, or null"),
+    "games": (_whole(1, MAX_GAMES), f"a number of games from 1 to {MAX_GAMES}"),
+    "time_control": (_optional(_time_control), "a time control (kind, base_ms, inc_ms, value) in range, or null"),
+    "timemargin_ms": (_whole(0, LONGEST_MS), f"whole milliseconds up to {LONGEST_MS}"),
+    "max_plies": (_whole(0, MOST_PLIES), f"a number of plies up to {MOST_PLIES}"),
+    "rotation": (_optional(lambda value: value in ("0", "90", "180", "270", "random")), "a rotation or null"),
+    "random_plies": (_whole(0, MOST_PLIES), f"a number of plies up to {MOST_PLIES}"),
     "seed": (lambda value: type(value) is int, "a whole number"),
     "openings": (_optional(lambda value: _texts(value) and bool(value)), "a list of position lines or null"),
-    "shard": (_optional(lambda value: isinstance(value, list) and len(value) == 2 and all(map(_whole(1), value))
-                        and value[0] <= value[1]), "[K, N] or null"),
+    "shard": (_optional(lambda value: isinstance(value, list) and len(value) == 2
+                        and all(map(_whole(1, MAX_GAMES), value)) and value[0] <= value[1]), "[K, N] or null"),
     "sprt": (_optional(_numbers("elo0", "elo1", "alpha", "beta")), "elo0, elo1, alpha, beta or null"),
-    "concurrency": (_whole(1), "a positive number"),
-    "timeouts": (_numbers("startup", "ready", "stall"), "startup, ready and stall seconds"),
+    "concurrency": (_whole(1, MOST_CONCURRENCY), f"a number from 1 to {MOST_CONCURRENCY}"),
+    "timeouts": (lambda value: _numbers("startup", "ready", "stall", most=LONGEST_MS / 1000)(value)
+                 and all(value[key] > 0 for key in value), "startup, ready and stall seconds"),
 }
 
 
 def header_problem(header: dict) -> str | None:
-    """What makes a header unreadable (a field missing, or of the wrong type), or None."""
+    """What makes a header unreadable (a field missing, of the wrong type, out of range, or fields
+    that contradict each other), or None."""
     for key, (valid, kind) in HEADER_FIELDS.items():
         if key not in header:
             return f"it has no {key!r}"
         if not valid(header[key]):
-            return f"its {key!r} is {json.dumps(header[key])[:60]}, not {kind}"
+            return f"its {key!r} is {_shown(header[key])}, not {kind}"
+    rules = header_rules(header) if header["game"] == "pods" or header["players"] else None
+    if rules is None or (rules.poldr and None in (header["size"], header["bricks"])):
+        return "its game's settings (players, size, bricks) are missing"
+    if len(header["engines"]) != len(rules.seat_keys):
+        return f"it has {len(header['engines'])} engines for {len(rules.seat_keys)} seats"
+    if header["time_control"] is None and any(engine.get("time_control") is None for engine in header["engines"]):
+        return "an engine has no time control: neither its own nor the match's"
+    groups = -(-header["games"] // len(rules.seatings))
+    if header["shard"] is not None and header["shard"][1] > groups:
+        return f"its 'shard' is {header['shard']}, but its {header['games']} games make {groups} groups"
+    position = POLDR_POSITION_RE if rules.poldr else POSITION_RE
+    if header["openings"] and not all(position.fullmatch(line) for line in header["openings"]):
+        return f"its 'openings' hold a line that is no {'POLD.R ' if rules.poldr else ''}position line"
     return None
+
+
+def _shown(value: object) -> str:
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def header_rules(header: dict) -> GameRules:

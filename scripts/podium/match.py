@@ -17,10 +17,10 @@ from .notation import POLDR_COLOURS
 from .openings import OpeningBook
 from .process import CHILDREN, Transcript
 from .protocol import Timeouts
-from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index
+from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index, result_text
 from .rules import GameRules
-from .stats import (Sprt, Tally, count_of, elo_basis, format_elo, share_with_interval,
-                    sprt_bounds, sprt_llr)
+from .stats import (MIN_PAIRS, Sprt, Tally, count_of, elo_basis, format_elo, share_with_interval, sprt_bounds,
+                    sprt_llr)
 
 # How long a worker may take to end once its engines are killed (it closes them and leaves).
 WORKER_EXIT_S = 10.0
@@ -33,7 +33,7 @@ class MatchSettings:
     variant: str | None  # Pods; None for POLD.R
     games: int
     concurrency: int
-    time_control: TimeControl
+    time_control: TimeControl | None  # the match's; an engine's own (EngineSpec.time_control) comes first
     margin_ms: int
     max_plies: int
     rotation: str
@@ -46,6 +46,17 @@ class MatchSettings:
     transcript: Transcript
     rules: GameRules = field(default_factory=GameRules)
     shard: tuple[int, int] | None = None  # (K, N): this run plays the K-th of N slices of the match
+
+    def control_of(self, spec: EngineSpec) -> TimeControl:
+        """The time control an engine plays under: its own, else the match's."""
+        return spec.time_control or self.time_control
+
+    def describe_controls(self) -> str:
+        """'tc 1+0.01' when every engine has it; 'new tc 2+0.02, base tc 1+0.01' with time odds."""
+        controls = [self.control_of(spec) for spec in self.engines]
+        if all(control == controls[0] for control in controls):
+            return controls[0].describe()
+        return ", ".join(f"{spec.name} {control.describe()}" for spec, control in zip(self.engines, controls))
 
 
 class Worker(threading.Thread):
@@ -110,7 +121,7 @@ class Match:
         done = {record_index(record) for record in recorded}
         planned = game_specs(settings.games, settings.rules, settings.shard)
         self.planned = len(planned)  # the games this run is to have played when it ends
-        self.todo = [spec for spec in planned if spec.index not in done]
+        self.todo = [spec for spec in planned if spec.number not in done]
         self.pending: queue.Queue[GameSpec] = queue.Queue()
         for spec in self.todo:
             self.pending.put(spec)
@@ -166,7 +177,7 @@ class Match:
         earlier = self._games_by_moves.setdefault(game_moves_key(record), record_index(record))
         if earlier != record_index(record) and not self._repeat_warned:
             self._repeat_warned = True
-            print(f"arbiter: warning: game {record_index(record) + 1} repeats game {earlier + 1} move for move "
+            print(f"arbiter: warning: game {record_index(record)} repeats game {earlier} move for move "
                   f"(same opening, same seats): the engines play alike from alike openings; vary the openings "
                   f"with --random-plies N or an --openings file", file=sys.stderr, flush=True)
 
@@ -179,18 +190,19 @@ class Match:
 
     def progress_line(self, record: dict) -> str:
         tally = self.tally
-        number = record_index(record) + 1
-        head = (f"Game {number} ({' vs '.join(record_engines(record))}): {record['result']} {record['reason']} "
+        number = record_index(record)
+        head = (f"Game {number} ({' vs '.join(record_engines(record))}): {result_text(record)} {record['reason']} "
                 f"| {tally.games}/{count_of(self.planned, 'game')}, ")
         if len(self.names) != 2:
             return head + "wins " + ", ".join(f"{name} {tally.engine_wins[name]}" for name in self.names)
         first, second = self.names
+        elo = format_elo(tally.elo()) if tally.enough_pairs() else "too few games"
         if is_poldr_record(record):
             line = (head + f"{first} vs {second} wins {tally.wins}-{tally.losses}, "
-                    f"{first} win share {100 * tally.score():.1f}%, Elo {format_elo(tally.elo())}")
+                    f"{first} win share {100 * tally.score():.1f}%, Elo {elo}")
         else:
             line = (head + f"{first} vs {second} W-L-D {tally.wins}-{tally.losses}-{tally.draws}, "
-                    f"score {100 * tally.score():.1f}%, Elo {format_elo(tally.elo())}")
+                    f"score {100 * tally.score():.1f}%, Elo {elo}")
         if sprt := self.settings.sprt:
             line += f", LLR {sprt_llr(tally.pentanomial(), sprt.elo0, sprt.elo1):.2f}"
         return line
@@ -205,7 +217,7 @@ def match_report(settings: MatchSettings, tally: Tally) -> str:
     names = [spec.name for spec in settings.engines]
     shard = f", shard {settings.shard[0]}/{settings.shard[1]}" if settings.shard else ""
     lines = [f"Results of {' vs '.join(names)} ({settings.rules.describe()}, "
-             f"{settings.time_control.describe()}, {count_of(tally.games, 'game')}{shard}):"]
+             f"{settings.describe_controls()}, {count_of(tally.games, 'game')}{shard}):"]
     if settings.rules.poldr:
         lines += _poldr_win_lines(settings, names, tally)
     else:
@@ -221,13 +233,17 @@ def match_report(settings: MatchSettings, tally: Tally) -> str:
 
 
 def _two_player_lines(settings: MatchSettings, tally: Tally) -> list[str]:
-    """Elo, LOS, pentanomial and SPRT of the first engine against the second."""
+    """Elo, LOS, pentanomial and SPRT (when one was asked for) of the first engine against the second;
+    below MIN_PAIRS complete game pairs Elo and LOS say only that the games are too few."""
     penta = tally.pentanomial()
     elo = tally.elo()
-    lines = [f"Elo: {format_elo(elo)} ({elo_basis(elo)})",
-             f"LOS: {100 * tally.los():.2f}%",
-             f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
-             + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else "")]
+    if tally.enough_pairs():
+        lines = [f"Elo: {format_elo(elo)} ({elo_basis(elo)})", f"LOS: {100 * tally.los():.2f}%"]
+    else:
+        few = f"too few games ({count_of(sum(penta), 'game pair')}; Elo and LOS need {MIN_PAIRS})"
+        lines = [f"Elo: {few}", f"LOS: {few}"]
+    lines.append(f"Pentanomial [LL, LD, WL+DD, WD, WW]: {penta}"
+                 + (" (no draws in POLD.R: LD and WD stay 0)" if settings.rules.poldr else ""))
     if sprt := settings.sprt:
         llr = sprt_llr(penta, sprt.elo0, sprt.elo1)
         lower, upper = sprt_bounds(sprt.alpha, sprt.beta)

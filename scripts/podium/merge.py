@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from .errors import UsageError
 from .game import game_specs
 from .header import IDENTITY, describe, header_rules, identity_differences
-from .records import open_match, record_index
+from .records import check_one_match, open_records_file, record_index
 
 
 @dataclass
@@ -27,7 +27,8 @@ def join_shards(paths: list[str]) -> JoinedMatch:
     games: dict[int, tuple[dict, str]] = {}  # game number -> (record, file)
     missing: list[str] = []
     for path in paths:
-        header, records = open_match(path)
+        read = open_records_file(path)
+        header, records = read.header, read.records
         if header is None:
             raise UsageError(f"{path}: no match settings on its first line (written by an older arbiter?): "
                              f"merge needs them to check that the shards belong together")
@@ -44,13 +45,14 @@ def join_shards(paths: list[str]) -> JoinedMatch:
         if number in shards:
             raise UsageError(f"{shards[number]} and {path} are both shard {number}/{count}")
         shards[number] = path
-        planned = {spec.index for spec in game_specs(header["games"], header_rules(header), (number, count))}
+        check_one_match(read)  # the engines, the game and the games of its settings, as --resume checks
+        planned = {spec.number for spec in game_specs(header["games"], header_rules(header), (number, count))}
         for record in records:
             index = record_index(record)
             if index not in planned:
-                raise UsageError(f"{path}: game {index + 1} is not one of shard {number}/{count}'s games")
+                raise UsageError(f"{read.where(record)} is not one of shard {number}/{count}'s games")
             if index in games and games[index][1] != path:
-                raise UsageError(f"game {index + 1} is in both {games[index][1]} and {path}")
+                raise UsageError(f"game {index} is in both {games[index][1]} and {path}")
             games.setdefault(index, (record, path))
         if unplayed := sorted(planned - {record_index(record) for record in records}):
             missing.append(f"{len(unplayed)} of shard {number}/{count}'s {len(planned)} games ({path}: resume it "

@@ -30,8 +30,8 @@ from .errors import UsageError
 from .notation import seat_to_move
 from .page_assets import SCRIPT, STYLE
 from .replay import PoldrBoard, PodsBoard, Replay
-from .stats import count_of, elo_basis, format_elo
-from .summary import DEFAULT_SPRT, MatchSummary
+from .stats import count_of
+from .summary import MatchSummary, figure_rows
 
 OPENING_NOTE = '<span class="opening">Grey moves</span> are the opening, not chosen by the engines.'
 PLOT_COLOURS = ("#7b3fb5", "#1b9e77", "#d95f02")  # engines: not the POLD.R seats' colours
@@ -155,8 +155,9 @@ def engine_data(replay: Replay) -> dict:
     """What the engines said of each move, for the move list, the evaluation graph and the clocks:
     `movers` (the seat, from 0, that played each move), `info` (per move the record's score, depth,
     nodes and time, None for the opening's moves and positions' moves), `clocks` (per ply each
-    seat's time left, in ms, under a clock `tc B+I`; None under any other limit) and
-    `evalColours` (the graph's line colours)."""
+    seat's time left, in ms, when every seat played on a clock `tc B+I`; None under any other
+    limit), `timeControl` (each seat's, {"p1": "tc 1+0.05", ...}) and `evalColours` (the graph's
+    line colours)."""
     movers = [int(seat_to_move(position.fen)[1:]) - 1 for position in replay.positions[:len(replay.moves)]]
     info = []
     for index in range(len(replay.moves)):
@@ -168,16 +169,20 @@ def engine_data(replay: Replay) -> dict:
 
 def clock_readings(replay: Replay, movers: list[int], info: list[dict | None]) -> list[list[int]] | None:
     """Each seat's clock after each ply (the start first), as the arbiter charged it: the time a
-    move took off its mover's clock, then the increment added. None when the game had no clock."""
-    if not replay.time_control or not replay.time_control.startswith("tc "):
-        return None
-    try:
-        control = parse_tc(replay.time_control[len("tc "):])
-    except UsageError:
-        return None
+    move took off its mover's clock, then the increment added. Each seat has its own control (time
+    odds: `tc 2+0.1` against `tc 1+0.05`). None unless every seat played on a clock."""
     seats = tuple(range(len(replay.seats)))
-    clock = GameClock(control, 0, seats)
-    readings = [[control.base_ms] * len(seats)]
+    controls = {}
+    for seat in seats:
+        text = (replay.time_control or {}).get(f"p{seat + 1}")
+        if not isinstance(text, str) or not text.startswith("tc "):
+            return None
+        try:
+            controls[seat] = parse_tc(text[len("tc "):])
+        except UsageError:
+            return None
+    clock = GameClock(controls, 0, seats)
+    readings = [[controls[seat].base_ms for seat in seats]]
     for mover, given in zip(movers, info):
         if given and isinstance(given.get("time_ms"), (int, float)) and not clock.charge(mover, given["time_ms"]):
             clock.remaining[mover] = 0.0  # out of time: the game ends here
@@ -284,23 +289,10 @@ def _hand_key(pod: str, state: str) -> str:
 
 
 def summary_section(summary: MatchSummary) -> str:
-    """Two players: W-L-D, Elo with its interval, LOS, pentanomial, SPRT. Every match: each
-    engine's wins and win share, POLD.R each seat's too; faults."""
-    rows = [("Game", summary.rules.describe()), ("Games", str(summary.games))]
-    if (duel := summary.head_to_head) is not None:
-        first, second = summary.engines
-        sprt = duel.sprt
-        test = (f"elo0 {sprt.test.elo0:g}, elo1 {sprt.test.elo1:g}, alpha {sprt.test.alpha:g}, "
-                f"beta {sprt.test.beta:g}" + (" (the arbiter's defaults)" if sprt.test == DEFAULT_SPRT else ""))
-        rows += [
-            (f"W-L-D of {first} against {second}", f"{duel.wins}-{duel.losses}-{duel.draws}, score "
-             f"{100 * duel.score:.1f}%"),
-            ("Elo", f"{format_elo(duel.elo)} ({elo_basis(duel.elo)})"),
-            ("LOS", f"{100 * duel.los:.1f}%"),
-            ("Pentanomial [LL, LD, WL+DD, WD, WW]",
-             f"{duel.pentanomial} over {count_of(sum(duel.pentanomial), 'pair')}"),
-            ("SPRT", f"LLR {sprt.llr:.2f} in ({sprt.lower:.2f}, {sprt.upper:.2f}): {sprt.verdict}; {test}"),
-        ]
+    """The figures as summary.figure_rows gives them (two players: W-L-D, Elo with its interval
+    and LOS once there are enough game pairs, the pentanomial, the SPRT if one was asked for).
+    Every match: each engine's wins and win share, POLD.R each seat's too; faults."""
+    rows = figure_rows(summary)
     figures = "".join(f"<tr><th>{_text(name)}</th><td>{_text(value)}</td></tr>" for name, value in rows)
     tables = [f'<table class="figures">{figures}</table>', _share_table("Engine", summary.engine_wins)]
     if summary.seat_wins:

@@ -1,6 +1,8 @@
 """Child processes: starting an engine, reading its lines with a deadline, writing to it, and
-making sure that none outlives the program (a registry killed on exit, Ctrl-C or SIGTERM), with an
-optional transcript of all the traffic."""
+making sure that none outlives the program (a registry killed on exit, Ctrl-C or SIGTERM) and that
+none that dies stays a zombie (its reader collects it), with an optional transcript of all the
+traffic. What the thread-based process here and the asyncio one (aio.py) share: the cutting of
+output into lines (LineSplitter) and the check that nothing sent carries a line break."""
 
 from __future__ import annotations
 
@@ -8,18 +10,106 @@ import atexit
 import contextlib
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
 import threading
 import time
 
-from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, ProtocolError
+from .errors import ArgumentError, EngineStartFailed, EngineTerminated, EngineTimeout, ProtocolError
 
 # The longest line read from an engine, in bytes: the protocol's own limit on a line (protocol.md,
 # section 1). A longer line is a protocol error, and is not kept in memory.
 LONGEST_LINE = 1 << 20
-OVERLONG = object()  # in the queue of lines: a line was longer than LONGEST_LINE
+CHUNK = 1 << 16  # bytes read from an engine at a time
+# The longest single wait on a queue or an event: longer waits (a deadline days away, or none) are
+# made of several, since threads and event loops refuse timeouts past their own limits.
+LONGEST_WAIT = 86400.0
+# What may not be sent inside a line: the line breaks that would end it early (LF, CR, and the
+# Unicode ones other readers break at) and the other control characters, tab excepted.
+LINE_BREAK_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+
+
+class Overlong:
+    """In the lines read: a line longer than LONGEST_LINE, of which only the start is kept."""
+
+    def __init__(self, head: str):
+        self.head = head
+
+
+def line_break_in(text: str) -> str | None:
+    """The first character of text that would break a protocol line (repr'd), or None."""
+    found = LINE_BREAK_RE.search(text)
+    return None if found is None else repr(found.group())
+
+
+def check_line(line: str, label: str) -> None:
+    """A line about to be sent must be one line: an ArgumentError otherwise, and nothing is sent."""
+    if not isinstance(line, str):
+        raise ArgumentError(f"{label}: a line to send must be a text, not {type(line).__name__}")
+    if (character := line_break_in(line)) is not None:
+        raise ArgumentError(f"{label}: not sent, since it would carry a line break ({character}) into the "
+                            f"protocol: {line[:80]!r}")
+
+
+class LineSplitter:
+    """Cuts what an engine prints into lines, without doing any reading itself: feed() takes the
+    bytes read and returns the whole lines among them (decoded, the CR before LF dropped), end() the
+    last one if it had no LF. A line longer than LONGEST_LINE bytes comes out as one Overlong, and
+    the rest of it is skipped, not kept."""
+
+    def __init__(self, limit: int = LONGEST_LINE):
+        self._limit = limit
+        self._buffer = bytearray()
+        self._skipping = False  # inside an overlong line, up to its LF
+
+    def feed(self, data: bytes) -> list[str | Overlong]:
+        lines: list[str | Overlong] = []
+        start = 0
+        while (end := data.find(b"\n", start)) >= 0:
+            self._take(data[start:end], lines, ended=True)
+            start = end + 1
+        self._take(data[start:], lines, ended=False)
+        return lines
+
+    def end(self) -> list[str | Overlong]:
+        """What is left when the output ends: a last line without its LF, if any."""
+        lines: list[str | Overlong] = []
+        if self._buffer and not self._skipping:
+            lines.append(_decoded(bytes(self._buffer)))
+        self._buffer.clear()
+        return lines
+
+    def _take(self, piece: bytes, lines: list, ended: bool) -> None:
+        if self._skipping:
+            self._skipping = not ended
+            return
+        if len(self._buffer) + len(piece) > self._limit:
+            lines.append(Overlong(_decoded(bytes(self._buffer[:80] or piece[:80]))))
+            self._buffer.clear()
+            self._skipping = not ended
+        elif ended:
+            lines.append(_decoded(bytes(self._buffer) + piece))
+            self._buffer.clear()
+        else:
+            self._buffer += piece
+
+
+def _decoded(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace").rstrip("\r")
+
+
+def describe_exit(code: int | None) -> str:
+    """' (exit code 3)', ' (killed by SIGKILL)', or ' (closed its output)' while it still runs."""
+    if code is None:
+        return " (closed its output)"
+    if code >= 0:
+        return f" (exit code {code})"
+    try:
+        return f" (killed by {signal.Signals(-code).name})"
+    except ValueError:
+        return f" (signal {-code})"
 
 
 class ChildRegistry:
@@ -120,28 +210,46 @@ class EngineProcess:
         threading.Thread(target=self._pump, name=f"reader {label}", daemon=True).start()
 
     def _pump(self) -> None:
+        splitter = LineSplitter()
         try:
-            while raw := self._proc.stdout.readline(LONGEST_LINE + 1):
+            while chunk := self._proc.stdout.read1(CHUNK):
                 stamp = time.monotonic()
-                if len(raw) > LONGEST_LINE and not raw.endswith(b"\n"):
-                    self._transcript.write(self.label, "<", f"{raw[:80].decode('utf-8', 'replace')}... "
-                                                            f"(longer than {LONGEST_LINE} bytes: not read)")
-                    self._lines.put((OVERLONG, stamp))
-                    self._skip_rest_of_line()
-                    continue
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                self._transcript.write(self.label, "<", line)
-                self._lines.put((line, stamp))
+                for line in splitter.feed(chunk):
+                    self._deliver(line, stamp)
+            for line in splitter.end():
+                self._deliver(line, time.monotonic())
         except (OSError, ValueError):
             pass
         with contextlib.suppress(OSError):
             self._proc.stdout.close()  # this thread is the only reader
         self._lines.put((None, time.monotonic()))
+        self._reap()
 
-    def _skip_rest_of_line(self) -> None:
-        """Reads on to the end of an overlong line, a piece at a time, keeping none of it."""
-        while (piece := self._proc.stdout.readline(LONGEST_LINE)) and not piece.endswith(b"\n"):
-            pass
+    def _deliver(self, line: str | Overlong, stamp: float) -> None:
+        if isinstance(line, Overlong):
+            self._transcript.write(self.label, "<", f"{line.head}... (longer than {LONGEST_LINE} bytes: not read)")
+        else:
+            self._transcript.write(self.label, "<", line)
+        self._lines.put((line, stamp))
+
+    def _reap(self) -> None:
+        """Once the output has ended: waits for the process to exit and collects it, so that an
+        engine that died is not left a zombie while the script goes on without closing it. What it
+        left running in its process group is killed first, while its pid is still its own."""
+        if hasattr(os, "waitid"):
+            try:
+                os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOWAIT)
+            except ChildProcessError:  # collected already (kill, close)
+                pass
+            else:
+                if self._proc.returncode is None:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(self._proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self._proc.wait()
+        with contextlib.suppress(OSError, ValueError):
+            self._proc.stdin.close()  # nobody reads it any more: a write now fails at once
+        CHILDREN.discard(self)
 
     @property
     def pid(self) -> int:
@@ -152,6 +260,7 @@ class EngineProcess:
         return not self._ended and self._proc.poll() is None
 
     def send(self, line: str) -> None:
+        check_line(line, self.label)
         self._transcript.write(self.label, ">", line)
         try:
             self._proc.stdin.write((line + "\n").encode("utf-8"))
@@ -166,17 +275,22 @@ class EngineProcess:
             self._proc.stdin.close()
 
     def read(self, deadline: float) -> tuple[str, float]:
-        """The next line and when it arrived (time.monotonic())."""
+        """The next line and when it arrived (time.monotonic()); deadline is a time.monotonic() too,
+        float("inf") for none."""
         if self._ended:
             raise EngineTerminated(self.label, f"exited{self._exit_status()}")
-        try:
-            line, stamp = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineTimeout(self.label, "no output in time") from None
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                line, stamp = self._lines.get(timeout=max(0.0, min(remaining, LONGEST_WAIT)))
+                break
+            except queue.Empty:
+                if remaining <= LONGEST_WAIT:
+                    raise EngineTimeout(self.label, "no output in time") from None
         if line is None:
             self._ended = True
             raise EngineTerminated(self.label, f"exited{self._exit_status()}")
-        if line is OVERLONG:
+        if isinstance(line, Overlong):
             raise ProtocolError(self.label, f"printed a line longer than the protocol's limit of {LONGEST_LINE} bytes")
         return line, stamp
 
@@ -190,25 +304,20 @@ class EngineProcess:
                 break
             if line is None:
                 self._ended = True
-            elif line is not OVERLONG:  # stale output, dropped like any other
+            elif not isinstance(line, Overlong):  # stale output, dropped like any other
                 lines.append(line)
         return lines
 
     def _exit_status(self) -> str:
         try:
-            code = self._proc.wait(timeout=0.5)
+            return describe_exit(self._proc.wait(timeout=0.5))
         except subprocess.TimeoutExpired:
-            return " (closed its output)"
-        if code >= 0:
-            return f" (exit code {code})"
-        try:
-            return f" (killed by {signal.Signals(-code).name})"
-        except ValueError:
-            return f" (signal {-code})"
+            return describe_exit(None)
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self._proc.pid, signal.SIGKILL)
+        if self._proc.returncode is None:  # once collected, its pid may be another process's
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._proc.pid, signal.SIGKILL)
         with contextlib.suppress(OSError):
             self._proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):

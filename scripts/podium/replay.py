@@ -20,7 +20,7 @@ from typing import Iterator, Sequence
 from .client import Engine
 from .errors import PodiumError
 from .notation import BLACK, POINTS, WHITE, hand_of, is_poldr_position, players_of, poldr_reserves, poldr_shape
-from .records import record_engines, record_index
+from .records import record_engines, record_index, record_start, result_text
 
 PODS_PICTURE_SIZE = 11  # rows and columns of a Pods board picture (docs/pods-rules.md section 2)
 POLDR_ROW_RE = re.compile(r"^\s*(?P<rank>[1-9]) (?P<cells>[.PBYRbyr](?: [.PBYRbyr])*)\s*$")
@@ -79,13 +79,14 @@ class Replay:
     seats: list[str]  # who played each seat, in seat order (engine names; the colours for a position)
     number: int | None = None  # the game's number in its match, from 1
     opening_plies: int = 0  # the first moves, the match's opening, that no engine chose
-    result: str | None = None  # as the record has it: 1-0, 0-1, 1/2-1/2, p1win, p2win, p3win
+    result: str | None = None  # as records.result_text gives it: 1-0, 0-1, 1/2-1/2 (Pods), p1win, p2win, p3win
     reason: str = ""
     detail: str = ""
     notes: list[str] = field(default_factory=list)  # per move: what its engine said of it (move_note), or ""
     # per move: the record's move_info (score, depth, nodes, time_ms), None for the opening's moves
     move_info: list[dict | None] = field(default_factory=list)
-    time_control: str | None = None  # as the record has it: "tc 10+0.1", "movetime 100", "depth 6"
+    # per seat, as the record has it: {"p1": "tc 10+0.1", "p2": "movetime 100"} (time odds); None: not known
+    time_control: dict[str, str] | None = None
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -133,22 +134,25 @@ def replay_moves(engine: Engine, start: str, moves: Sequence[str], variant: str 
 
 def replay_record(engine: Engine, record: dict) -> Replay:
     """A game of a match record (records.py), from the position its opening moves were played from."""
-    start = record.get("opening_base", record["opening"])  # records before opening_base start at the opening
-    opening_moves = list(record.get("opening_moves", [])) if "opening_base" in record else []
-    replay = replay_moves(engine, start, opening_moves + list(record["moves"]), record.get("variant", "standard"))
+    start, opening_moves = record_start(record)
+    replay = replay_moves(engine, start, opening_moves + list(record["moves"]), record.get("variant") or "standard")
     replay.seats = record_engines(record)
-    replay.number = record_number(record)
+    replay.number = record_index(record)
     replay.opening_plies = len(opening_moves)
-    replay.result, replay.reason, replay.detail = record["result"], record["reason"], record.get("detail", "")
+    replay.result, replay.reason, replay.detail = result_text(record), record["reason"], record.get("detail", "")
     replay.notes = [""] * len(opening_moves) + [move_note(info) for info in record.get("move_info", [])]
     replay.move_info = [None] * len(opening_moves) + list(record.get("move_info", []))
-    replay.time_control = record.get("time_control") if isinstance(record.get("time_control"), str) else None
+    replay.time_control = record_time_control(record)
     return replay
 
 
-def record_number(record: dict) -> int:
-    """The game's number as the arbiter prints it (Game N, from 1)."""
-    return record_index(record) + 1
+def record_time_control(record: dict) -> dict[str, str] | None:
+    """Each seat's time control as the record gives it, {"p1": "tc 10+0.1", "p2": "movetime 100"}
+    (format 2: per seat, as time odds make them differ); None when the record has none."""
+    control = record.get("time_control")
+    if not isinstance(control, dict) or not all(isinstance(text, str) for text in control.values()):
+        return None
+    return dict(control)
 
 
 def move_note(info: dict) -> str:

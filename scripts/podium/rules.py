@@ -13,6 +13,7 @@ from .notation import (BLACK, MOVE_RE, POLDR_MOVE_RE, POLDR_POSITION_RE, POSITIO
 GAMES = ("pods", "poldr")
 VARIANTS = ("standard", "advanced")
 ROTATIONS = (0, 90, 180, 270)
+MAX_GAMES = 1_000_000  # the most games a match may have (--games), and so the largest game number
 
 
 @dataclass(frozen=True)

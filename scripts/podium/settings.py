@@ -10,17 +10,17 @@ import random
 import shlex
 import sys
 
-from .clock import LONGEST_MS, TimeControl, parse_tc
+from .clock import DEEPEST_PODIUM, TimeControl, parse_limit
 from .engines import EngineSpec
 from .errors import UsageError
 from .game import game_specs, group_count
-from .header import IDENTITY, describe, identity_differences, match_header
+from .header import IDENTITY, MOST_CONCURRENCY, MOST_PLIES, describe, identity_differences, match_header
 from .match import MatchSettings
 from .notation import poldr_shape
-from .process import Transcript
+from .process import LINE_BREAK_RE, Transcript
 from .protocol import Timeouts
-from .records import open_match, resumed_records, text_lines
-from .rules import GameRules
+from .records import RecordsFile, open_records_file, resumed_records, text_lines
+from .rules import MAX_GAMES, GameRules
 from .stats import Sprt, count_of
 
 
@@ -35,27 +35,48 @@ MATCH_DEFAULTS = {"engine": [], "game": "pods", "games": 100, "concurrency": 1, 
                   "startup_timeout": 10.0, "ready_timeout": 10.0, "stall_timeout": 60.0}
 
 
+LIMIT_KEYS = ("tc", "movetime", "depth", "nodes")
+
+
 def parse_engine(tokens: list[str], index: int) -> EngineSpec:
-    """`name=new cmd="./podium --flag" option.Hash=32 dir=/tmp` -> EngineSpec."""
+    """`name=new cmd="./podium --flag" option.Hash=32 dir=/tmp tc=2+0.02` -> EngineSpec. An engine's
+    own tc=, movetime=, depth= or nodes= (at most one) stands for the match's for it: time odds."""
     fields: dict[str, str] = {}
     options: dict[str, str] = {}
     for token in tokens:
         key, equals, value = token.partition("=")
         if not equals:
             raise UsageError(f"--engine: expected key=value, got {token!r}")
+        if LINE_BREAK_RE.search(token):
+            raise UsageError(f"--engine {key}=: a line break or control character would go into the protocol: "
+                             f"{token[:60]!r}")
         if key.startswith("option."):
             options[key[len("option."):]] = value
-        elif key in ("name", "cmd", "dir"):
+        elif key in ("name", "cmd", "dir", *LIMIT_KEYS):
             fields[key] = value
         else:
-            raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=)")
+            raise UsageError(f"--engine: unknown key {key!r} (use name=, cmd=, dir=, option.NAME=, and tc=, "
+                             f"movetime=, depth= or nodes= for a time control of its own)")
     if not fields.get("cmd"):
         raise UsageError("--engine needs cmd=COMMAND")
     argv = split_command(fields["cmd"], "--engine cmd=")
     if not argv:
         raise UsageError("--engine: empty cmd=")
     name = fields.get("name") or f"{os.path.basename(argv[0])}#{index + 1}"
-    return EngineSpec(name, argv, options, fields.get("dir"))
+    if limits := [key for key in LIMIT_KEYS if key in fields]:
+        if len(limits) > 1:
+            raise UsageError(f"--engine name={name}: one time control per engine, not {', '.join(limits)}")
+        control = parse_limit(limits[0], fields[limits[0]], f"--engine name={name} {limits[0]}=")
+        warn_depth(control, f"engine {name}")
+    else:
+        control = None
+    return EngineSpec(name, argv, options, fields.get("dir"), control)
+
+
+def warn_depth(control: TimeControl | None, who: str) -> None:
+    if control is not None and control.kind == "depth" and control.value > DEEPEST_PODIUM:
+        print(f"arbiter: warning: {who}: depth {control.value}: Podium searches at most depth {DEEPEST_PODIUM}, "
+              f"and would play as at {DEEPEST_PODIUM}", file=sys.stderr)
 
 
 def split_command(text: str, what: str) -> list[str]:
@@ -89,18 +110,19 @@ def parse_sprt(tokens: list[str] | None) -> Sprt | None:
     return sprt
 
 
-def time_control_from(args: argparse.Namespace) -> TimeControl:
-    if args.tc is not None:
-        return parse_tc(args.tc)
-    for kind in ("movetime", "depth", "nodes"):
+def time_control_from(args: argparse.Namespace, engines: list[EngineSpec]) -> TimeControl | None:
+    """The match's time control (--tc, --movetime, --depth, --nodes), each within the range the
+    protocol and the arbiter's waits allow; None when every engine has one of its own."""
+    for kind in LIMIT_KEYS:
         value = getattr(args, kind)
         if value is not None:
-            if value <= 0:
-                raise UsageError(f"--{kind} must be positive")
-            if kind == "movetime" and value > LONGEST_MS:
-                raise UsageError(f"--movetime may be at most {LONGEST_MS} ms")
-            return TimeControl(kind, value=value)
-    raise UsageError("one of --tc, --movetime, --depth, --nodes is required")
+            control = parse_limit(kind, str(value), f"--{kind}")
+            warn_depth(control, "--depth")
+            return control
+    if all(engine.time_control is not None for engine in engines):
+        return None
+    raise UsageError("one of --tc, --movetime, --depth, --nodes is required (or tc=, movetime=, depth= or nodes= "
+                     "in every --engine)")
 
 
 def rules_from(args: argparse.Namespace) -> GameRules:
@@ -185,11 +207,12 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
     """The match's settings and, when it is resumed, its games recorded so far. A resumed file's own
     settings (its first line) stand for every argument not given; one given that contradicts them
     is a usage error."""
-    header, records = read_resumed(args.resume) if args.resume else (None, [])
+    resumed = read_resumed(args.resume) if args.resume else RecordsFile("", None)
+    header = resumed.header
     if header is not None:
         fill_from_header(args, header)
     if args.seed is None:  # a records file without settings keeps its seed in the records
-        args.seed = next((record["seed"] for record in records if "seed" in record), random.randrange(2**32))
+        args.seed = next((record["seed"] for record in resumed.records if "seed" in record), random.randrange(2**32))
     records_path = args.resume or args.records or datetime.datetime.now().strftime("arbiter-%Y%m%d-%H%M%S.jsonl")
     check_writable(records_path, "--resume" if args.resume else "--records")
     if not args.resume and os.path.exists(records_path) and os.path.getsize(records_path) > 0:
@@ -200,9 +223,9 @@ def settings_from(args: argparse.Namespace) -> tuple[MatchSettings, list[dict]]:
         check_same_match(header, settings, args.resume)
     recorded = []
     if args.resume:
-        indices = {spec.index for spec in game_specs(settings.games, settings.rules, settings.shard)}
-        recorded = resumed_records(records, args.resume, [engine.name for engine in settings.engines], indices,
-                                   settings.rules)
+        numbers = {spec.number for spec in game_specs(settings.games, settings.rules, settings.shard)}
+        recorded = resumed_records(resumed, [engine.name for engine in settings.engines], numbers, settings.rules,
+                                   settings.games)
     return settings, recorded
 
 
@@ -218,6 +241,11 @@ def build_settings(args: argparse.Namespace, records_path: str, opening_lines: l
     max_plies = 400 if args.max_plies is None else args.max_plies
     if args.games < 1 or args.concurrency < 1 or args.random_plies < 0 or max_plies < 0:
         raise UsageError("--games and --concurrency must be positive, --random-plies and --max-plies not negative")
+    if args.games > MAX_GAMES:
+        raise UsageError(f"--games {args.games}: a match has at most {MAX_GAMES} games")
+    if args.concurrency > MOST_CONCURRENCY or max(args.random_plies, max_plies) > MOST_PLIES:
+        raise UsageError(f"--concurrency may be at most {MOST_CONCURRENCY}, --random-plies and --max-plies at most "
+                         f"{MOST_PLIES}")
     if args.sprt is not None and len(rules.seat_keys) != 2:
         raise UsageError("--sprt: the SPRT compares two engines; it is not available with three players")
     games = whole_groups(args.games, rules)
@@ -237,7 +265,7 @@ def build_settings(args: argparse.Namespace, records_path: str, opening_lines: l
         variant=None if rules.poldr else rules.variant,
         games=games,
         concurrency=args.concurrency,
-        time_control=time_control_from(args),
+        time_control=time_control_from(args, engines),
         margin_ms=args.timemargin,
         max_plies=0 if rules.poldr else max_plies,
         rotation=None if rules.poldr else args.rotation or "0",
@@ -253,18 +281,20 @@ def build_settings(args: argparse.Namespace, records_path: str, opening_lines: l
     )
 
 
-def read_resumed(path: str) -> tuple[dict | None, list[dict]]:
+def read_resumed(path: str) -> RecordsFile:
     if not os.path.exists(path):
         raise UsageError(f"--resume {path}: no such file")
-    return open_match(path, f"--resume {path}")
+    return open_records_file(path, f"--resume {path}")
 
 
 def header_arguments(header: dict) -> dict[str, object]:
     """The arguments (as argparse gives them) that make the match a header describes."""
     def engine_tokens(engine: dict) -> list[str]:
+        own = engine.get("time_control")
         return [f"name={engine['name']}", f"cmd={shlex.join(engine['cmd'])}",
                 *([f"dir={engine['dir']}"] if engine["dir"] is not None else []),
-                *(f"option.{name}={value}" for name, value in engine["options"].items())]
+                *(f"option.{name}={value}" for name, value in engine["options"].items()),
+                *([TimeControl(**own).token()] if own else [])]
 
     control, timeouts, shard, sprt = header["time_control"], header["timeouts"], header["shard"], header["sprt"]
     arguments = {
@@ -286,10 +316,9 @@ def header_arguments(header: dict) -> dict[str, object]:
         arguments.update(players=header["players"], size=header["size"], bricks=header["bricks"])
     else:
         arguments.update(variant=header["variant"], rotation=header["rotation"], max_plies=header["max_plies"])
-    if control["kind"] == "tc":
-        arguments["tc"] = f"{control['base_ms'] / 1000!r}+{control['inc_ms'] / 1000!r}"
-    else:
-        arguments[control["kind"]] = control["value"]
+    if control is not None:
+        kind, value = TimeControl(**control).token().split("=", 1)
+        arguments[kind] = value if kind == "tc" else int(value)
     return arguments
 
 

@@ -13,6 +13,9 @@ from .notation import poldr_reserves
 from .records import faulty_engine, is_poldr_record, points_for, record_engines, winner_of
 
 Z_95 = 1.959963984540054  # two-sided 95% quantile of the normal distribution
+# Below this many complete game pairs the reports give no Elo and no LOS, only "too few games": three
+# pairs of one binary against itself read "LOS 99.28%, +120 +/- 109", which says nothing.
+MIN_PAIRS = 10
 GAME_SCORES = (0.0, 0.5, 1.0)  # loss, draw, win
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL+DD, WD, WW (pair points / 2)
 
@@ -208,7 +211,7 @@ class Tally:
             self.draws += 1
         engines = record_engines(record)
         if len(engines) == 2:
-            self._pair_points.setdefault(record["pair"], []).append(points)
+            self._pair_points.setdefault(record["group"], []).append(points)
         if winner := winner_of(record):
             self.engine_wins[winner] += 1
         if is_poldr_record(record):
@@ -242,6 +245,10 @@ class Tally:
         if sum(pentanomial):
             return pair_likelihood_of_superiority(pentanomial)
         return likelihood_of_superiority(self.wins, self.losses)
+
+    def enough_pairs(self) -> bool:
+        """Whether there are the MIN_PAIRS complete game pairs that Elo and LOS need to say anything."""
+        return sum(self.pentanomial()) >= MIN_PAIRS
 
     def pentanomial(self) -> list[int]:
         """[LL, LD, WL+DD, WD, WW] over complete pairs."""

@@ -21,8 +21,11 @@ Pods or POLD.R (`setoption name Game value poldr`); what it does on `go` depends
             from `go` (a bare `go` searches until stop), the Ponder option never set, multipv
             lines past the first and currmove lines never shown
   longline  answers `go` with a line of 3 MiB, three times the protocol's longest, with no end
+  slow      answers `go` after 1.5 s of silence: `info depth 1 score cp 7 pv B@d1`, `bestmove B@d1`
 
-Words after MODE are ignored: tests add one to find their processes.
+Every mode but mute and deaf answers `query turn` and `query fen` as at the start of its game, as
+the Python client asks them before a search. Words after MODE are ignored: tests add one to find
+their processes.
 """
 
 import os
@@ -30,8 +33,9 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
-MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "sloppy", "longline")
+MODES = ("illegal", "crash", "hang", "garbage", "badmove", "mute", "unready", "deaf", "sloppy", "longline", "slow")
 GO_WORDS = ("movetime", "depth", "nodes", "mate", "infinite", "ponder", "searchmoves", "movestogo", "wtime", "btime",
             "winc", "binc", "p1time", "p2time", "p3time", "p1inc", "p2inc", "p3inc")
 
@@ -143,6 +147,11 @@ def main() -> None:
             game = command.split()[-1].lower()
         elif word == "position":
             position = command
+        elif word == "query" and command.split()[1:2] == ["turn"]:
+            print("response p1")
+        elif word == "query" and command.split()[1:2] == ["fen"]:
+            print("response " + ("5/5/5/5/5 b 16,16 1 0 -,-" if game == "poldr"
+                                 else "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"))
         elif word == "quit":
             return
         elif word == "go":
@@ -155,6 +164,9 @@ def main() -> None:
                 print("Hello, I am not an engine")
             elif mode == "badmove":
                 print("bestmove z9z9")
+            elif mode == "slow":
+                time.sleep(1.5)
+                print("info depth 1 score cp 7 pv B@d1\nbestmove B@d1")
             elif mode == "longline":
                 print("info string " + "x" * (3 << 20), end="")
         sys.stdout.flush()

@@ -122,8 +122,8 @@ class UsageTest(unittest.TestCase):
         with open(wrong_type, "w", encoding="utf-8") as handle:
             handle.write('{"game": "x", "pair": 0, "white": "a", "black": "b", "result": "1-0", "reason": "r"}\n')
         self.assert_usage_error(*engines, "--depth", "1", "--resume", wrong_type,
-                                mentions=f"{wrong_type}: line 1: a game record whose 'game' is \"x\", "
-                                         f"not a game number")
+                                mentions=f"{wrong_type}: line 1: the game record cannot be read: its 'game' is "
+                                         f"\"x\", not pods or poldr")
         missing_dir = os.path.join(run.dir.name, "no", "such")
         for flag in ("--records", "--log"):
             self.assert_usage_error(*engines, "--depth", "1", flag, os.path.join(missing_dir, "file"),
@@ -148,21 +148,22 @@ class UsageTest(unittest.TestCase):
 @NEEDS_PODIUM
 class MatchTest(unittest.TestCase):
     def check_records(self, records: list[dict], done: subprocess.CompletedProcess, games: int, variant: str):
-        self.assertEqual(sorted(record["game"] for record in records), list(range(games)))
+        self.assertEqual(sorted(record["index"] for record in records), list(range(1, games + 1)))
         self.assertEqual(reported_wld(done.stdout), wld_from_records(records, "one"))
         for record in records:
-            self.assertEqual(record["variant"], variant)
-            self.assertEqual(record["pair"], record["game"] // 2)
-            self.assertIn(record["result"], ("1-0", "0-1", "1/2-1/2"))
+            self.assertEqual((record["type"], record["game"], record["variant"]), ("game", "pods", variant))
+            self.assertEqual(record["group"], (record["index"] + 1) // 2)
+            self.assertIn(record["result"], ("p1win", "p2win", "draw"))
             self.assertNotIn(record["reason"], errors.ENGINE_FAULTS, record)
-            self.assertEqual(set(record["time_ms"]), {"white", "black"})
+            self.assertEqual(set(record["time_ms"]), {"p1", "p2"})
+            self.assertIsNone(record["faulty"])
             self.check_move_info(record)
         by_pair: dict[int, list[dict]] = {}
         for record in records:
-            by_pair.setdefault(record["pair"], []).append(record)
+            by_pair.setdefault(record["group"], []).append(record)
         for pair in by_pair.values():  # same opening, colours swapped
             self.assertEqual(len({record["opening"] for record in pair}), 1)
-            self.assertEqual({(record["white"], record["black"]) for record in pair}, {("one", "two"), ("two", "one")})
+            self.assertEqual({tuple(record["seats"]) for record in pair}, {("one", "two"), ("two", "one")})
         self.replay(records, variant)
 
     def check_move_info(self, record: dict) -> None:
@@ -173,7 +174,7 @@ class MatchTest(unittest.TestCase):
             self.assertRegex(info["score"], r"^(cp|mate) -?\d+$")
             self.assertGreaterEqual(info["depth"], 1)
             self.assertGreaterEqual(info["nodes"], 1)
-        first, second = ("white", "black") if record["opening"].split()[1] == "w" else ("black", "white")
+        first, second = ("p1", "p2") if record["opening"].split()[1] == "w" else ("p2", "p1")
         for seat, moves in ((first, record["move_info"][0::2]), (second, record["move_info"][1::2])):
             self.assertLessEqual(sum(info["time_ms"] for info in moves), record["time_ms"][seat] + len(moves))
 
@@ -189,7 +190,7 @@ class MatchTest(unittest.TestCase):
                 referee.set_position(record["opening"], record["moves"])
                 if record["reason"] in ("no legal move", "hand emptied"):
                     self.assertTrue(referee.game_over())
-                    self.assertEqual(referee.result(), {"1-0": "p1win", "0-1": "p2win"}[record["result"]])
+                    self.assertEqual(referee.result(), record["result"])
         finally:
             referee.close()
 
@@ -199,8 +200,8 @@ class MatchTest(unittest.TestCase):
                          "option.Hash=8", "--games", "4", "--depth", "2", "--seed", "3")
         self.check_records(run.read_records(), done, 4, "standard")
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
-        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
-        self.assertIn("LOS:", done.stdout)
+        self.assertIn("Elo: too few games (2 game pairs; Elo and LOS need 10)", done.stdout)
+        self.assertIn("LOS: too few games", done.stdout)
 
     def test_advanced_match_with_random_openings_concurrently(self):
         run = ArbiterRun(self)
@@ -225,29 +226,40 @@ class MatchTest(unittest.TestCase):
                          "--openings", openings)
         records = run.read_records()
         self.check_records(records, done, 4, "standard")
-        by_game = sorted(records, key=lambda record: record["game"])  # written in the order games ended
+        by_game = sorted(records, key=lambda record: record["index"])  # written in the order games ended
         self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "90", "90"])
 
     def test_statistics_of_few_games_say_what_is_known(self):
-        # one game, won: a bound, not -inf +/- nan, and "1 game"
+        # below 10 game pairs Elo and LOS say only that the games are too few, and no SPRT row is
+        # shown when none was asked for
         run = ArbiterRun(self)
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", fake("illegal"),
                          "--referee", PODIUM, "--games", "1", "--depth", "1")
         self.assertIn("Match one vs two: 1 game (0 already recorded)", done.stdout)
-        self.assertIn("| 1/1 game, one vs two W-L-D 1-0-0, score 100.0%, Elo > -233.8\n", done.stdout)
+        self.assertIn("| 1/1 game, one vs two W-L-D 1-0-0, score 100.0%, Elo too few games\n", done.stdout)
         self.assertIn("Results of one vs two (standard, depth 1, 1 game):", done.stdout)
-        self.assertIn("Elo: > -233.8 (95%, from 1 game)", done.stdout)
-        # four games between equals: progress and summary give the same figures, never nan
+        self.assertIn("Elo: too few games (0 game pairs; Elo and LOS need 10)", done.stdout)
+        self.assertIn("LOS: too few games (0 game pairs; Elo and LOS need 10)", done.stdout)
+        self.assertNotIn("SPRT", done.stdout)
+        # three pairs of one binary against itself: no Elo, no LOS
         run = ArbiterRun(self)
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
-                         "--games", "4", "--depth", "1", "--max-plies", "120")
+                         "--games", "6", "--depth", "1", "--random-plies", "2", "--seed", "4", "--max-plies", "120")
+        self.assertIn("Elo: too few games (3 game pairs; Elo and LOS need 10)", done.stdout)
+        self.assertNotRegex(done.stdout, r"LOS: \d|Elo: [<>+-]|SPRT")
+        # ten pairs and more: Elo and LOS, never nan; progress and summary give the same figures
+        run = ArbiterRun(self)
+        done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", fake("illegal"),
+                         "--referee", PODIUM, "--games", "20", "--depth", "1")
         progress = re.findall(r"^Game \d+ .*, Elo (.*)$", done.stdout, re.M)
-        self.assertEqual(len(progress), 4, done.stdout)
-        for elo in progress:
-            self.assertNotIn("nan", elo)
-        summary = re.search(r"^Elo: (.*) \((?:95%, )?from 2 game pairs\)$", done.stdout, re.M)
+        self.assertEqual(len(progress), 20, done.stdout)
+        self.assertEqual(progress[:19], ["too few games"] * 19)
+        summary = re.search(r"^Elo: (.*) \(95%, from 10 game pairs\)$", done.stdout, re.M)
         self.assertIsNotNone(summary, done.stdout)
         self.assertEqual(progress[-1], summary[1])
+        self.assertNotIn("nan", summary[1])
+        self.assertRegex(done.stdout, r"(?m)^LOS: 100\.00%$")
+        self.assertNotIn("SPRT", done.stdout)
 
     def test_an_option_the_engine_refuses_stops_the_match_before_any_game(self):
         run = ArbiterRun(self)
@@ -263,8 +275,8 @@ class MatchTest(unittest.TestCase):
         run = ArbiterRun(self)
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
                          "--games", "6", "--depth", "1", "--max-plies", "60")
-        records = {record["game"]: record for record in run.read_records()}
-        self.assertEqual(records[0]["moves"], records[2]["moves"])
+        records = {record["index"]: record for record in run.read_records()}
+        self.assertEqual(records[1]["moves"], records[3]["moves"])
         warnings = re.findall(r"^arbiter: warning: game (\d) repeats game (\d) move for move .*$", done.stderr, re.M)
         self.assertEqual(len(warnings), 1, done.stderr)
         self.assertIn(warnings[0], [("3", "1"), ("4", "2"), ("5", "3"), ("6", "4")])  # in the order games end
@@ -297,7 +309,8 @@ class FaultTest(unittest.TestCase):
 
     def assert_all_lost(self, records: list[dict], mode: str, reason: str) -> None:
         for record in records:
-            loser = record["black"] if record["result"] == "1-0" else record["white"]
+            loser = record["seats"][1] if record["result"] == "p1win" else record["seats"][0]
+            self.assertEqual(record["faulty"], loser)
             self.assertEqual((loser, record["reason"]), (mode, reason), record)
             self.assertTrue(record["detail"].startswith(f"{mode}: "), record)
             self.assertNotIn(f"{mode}: {mode}", record["detail"], record)  # named once
@@ -316,8 +329,8 @@ class FaultTest(unittest.TestCase):
     def test_no_bestmove_under_a_clock_is_a_time_forfeit(self):
         records = self.play_against("hang", "--tc", "0.2+0", "--timemargin", "150")
         self.assert_all_lost(records, "hang", "time forfeit")
-        white_fake = next(record for record in records if record["white"] == "hang")
-        self.assertGreaterEqual(white_fake["time_ms"]["white"], 0)
+        white_fake = next(record for record in records if record["seats"][0] == "hang")
+        self.assertGreaterEqual(white_fake["time_ms"]["p1"], 0)
 
     def test_no_bestmove_under_depth_is_a_stall(self):
         records = self.play_against("hang", "--depth", "1", "--stall-timeout", "0.3")
@@ -381,11 +394,11 @@ class ResumeTest(unittest.TestCase):
         self.assertIn("(2 already recorded)", done.stdout)
         self.assertEqual(len(re.findall(r"^Game \d", done.stdout, re.M)), 2)
         resumed = load_records(run.records)  # the cut-short line is skipped
-        self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
+        self.assertEqual(sorted(record["index"] for record in resumed), [1, 2, 3, 4])
         self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
-        openings = {record["game"]: record["opening"] for record in full}
+        openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
-            self.assertEqual(record["opening"], openings[record["game"]])
+            self.assertEqual(record["opening"], openings[record["index"]])
 
 
     def test_resume_alone_goes_on_with_the_settings_recorded(self):
@@ -407,10 +420,10 @@ class ResumeTest(unittest.TestCase):
         done = run.match("--resume", run.records, records=False)
         self.assertIn("Match one vs two: 4 games (2 already recorded), advanced, depth 1, seed 5", done.stdout)
         resumed = run.read_records()
-        self.assertEqual(sorted(record["game"] for record in resumed), [0, 1, 2, 3])
-        openings = {record["game"]: record["opening"] for record in full}
+        self.assertEqual(sorted(record["index"] for record in resumed), [1, 2, 3, 4])
+        openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
-            self.assertEqual(record["opening"], openings[record["game"]])
+            self.assertEqual(record["opening"], openings[record["index"]])
         self.assertEqual(reported_wld(done.stdout), wld_from_records(resumed, "one"))
         contradiction = run.run("--resume", run.records, "--games", "6")
         self.assertEqual(contradiction.returncode, 2, contradiction.stderr)
@@ -447,12 +460,13 @@ class PoldrRecordChecks(unittest.TestCase):
         names = names or self.names
         rules = poldr_rules(len(names))
         seats, seatings = rules.seat_keys, rules.seatings
-        self.assertEqual(sorted(record["index"] for record in records), list(range(games)))
+        self.assertEqual(sorted(record["index"] for record in records), list(range(1, games + 1)))
         for record in records:
             self.assertEqual((record["game"], record["players"], record["size"], record["bricks"]),
                              ("poldr", len(names), 4, 8))
-            self.assertEqual(record[rules.group_key], record["index"] // len(seatings))
-            self.assertEqual(record["seats"], [names[engine] for engine in seatings[record["index"] % len(seatings)]])
+            self.assertEqual(record["group"], (record["index"] - 1) // len(seatings) + 1)
+            self.assertEqual(record["seats"],
+                             [names[engine] for engine in seatings[(record["index"] - 1) % len(seatings)]])
             self.assertIn(record["result"], [f"{seat}win" for seat in seats])
             self.assertEqual(record["winner"], record["seats"][seats.index(record["result"][:-3])])
             self.assertIn(record["reason"], reasons, record)
@@ -468,7 +482,7 @@ class PoldrRecordChecks(unittest.TestCase):
             self.assertRegex(done.stdout, rf"(?m)^Seat {seat} \({colour}\): won {won}, win share "
                                           rf"{100 * won / games:.2f}% \(95% interval [\d.]+% to [\d.]+%\)$")
         for group in range(games // len(seatings)):  # one opening per group, played in every seating
-            in_group = [record for record in records if record["index"] // len(seatings) == group]
+            in_group = [record for record in records if record["group"] == group + 1]
             self.assertEqual(len({record["opening"] for record in in_group}), 1)
             self.assertEqual(sorted(tuple(record["seats"]) for record in in_group),
                              sorted(tuple(names[engine] for engine in seating) for seating in seatings))
@@ -544,7 +558,7 @@ class PoldrTest(PoldrRecordChecks):
             self.assertEqual(record["opening_base"], "4/4/4/4 b 8,8 1 0 -,-")
         self.assertIn("POLD.R 2 players, size 4, bricks 8", done.stdout)
         self.assertRegex(done.stdout, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, 0, \d+, 0, \d+\]")
-        self.assertRegex(done.stdout, r"(?m)^Elo: [<>+-].* \((?:95%, )?from 2 game pairs\)$")
+        self.assertIn("Elo: too few games (2 game pairs; Elo and LOS need 10)", done.stdout)
         self.assertRegex(done.stdout, r"SPRT \[0, 50\] .* -> continue")
 
     def test_poldr_clock_match_from_an_openings_file(self):
@@ -662,7 +676,7 @@ class ShardTest(unittest.TestCase):
     """A match played in shards and merged is the match played at once: the same games, the same report."""
 
     # the games' fields that do not depend on when or where they were played
-    SAME = ("game", "index", "pair", "group", "white", "black", "seats", "opening", "opening_moves", "moves",
+    SAME = ("game", "index", "group", "seats", "opening", "opening_moves", "moves",
             "result", "reason", "final")
 
     def play_in_shards(self, arguments: list[str], shards: int) -> tuple[ArbiterRun, list[str], str]:
@@ -684,7 +698,7 @@ class ShardTest(unittest.TestCase):
         self.assertEqual(done.stdout.replace(merged, run.records), report)
         def same(record: dict) -> dict:
             return {key: record[key] for key in self.SAME if key in record}
-        one_run = sorted(run.read_records(), key=lambda record: record.get("index", record["game"]))
+        one_run = sorted(run.read_records(), key=lambda record: record["index"])
         _, joined = read_match(merged)
         self.assertEqual([same(record) for record in joined], [same(record) for record in one_run])
         with open(merged, encoding="utf-8") as handle:
@@ -695,8 +709,8 @@ class ShardTest(unittest.TestCase):
         arguments = ["--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}", "option.Hash=8",
                      "--games", "8", "--depth", "1", "--random-plies", "2", "--seed", "9", "--max-plies", "60"]
         run, files, report = self.play_in_shards(arguments, 3)  # pairs 0 and 3, pair 1, pair 2
-        self.assertEqual([sorted(record["game"] for record in load_records(path)) for path in files],
-                         [[0, 1, 6, 7], [2, 3], [4, 5]])
+        self.assertEqual([sorted(record["index"] for record in load_records(path)) for path in files],
+                         [[1, 2, 7, 8], [3, 4], [5, 6]])
         self.assertRegex(report, r"Pentanomial \[LL, LD, WL\+DD, WD, WW\]: \[\d+, \d+, \d+, \d+, \d+\]")
         self.check_merged(run, files, report)
         partial = run.run("merge", files[0], files[2])
@@ -727,7 +741,7 @@ class ShardTest(unittest.TestCase):
                      "--games", "12", "--depth", "1", "--random-plies", "2", "--seed", "4"]
         run, files, report = self.play_in_shards(arguments, 2)
         self.assertEqual([sorted(record["index"] for record in load_records(path)) for path in files],
-                         [list(range(6)), list(range(6, 12))])  # a group's six seatings stay together
+                         [list(range(1, 7)), list(range(7, 13))])  # a group's six seatings stay together
         self.assertIn("one: 12 games, won", report)
         self.check_merged(run, files, report)
 

@@ -9,14 +9,30 @@ none of which may bring it down. The board in a real browser: tests/browser/test
 
 import http.client
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import threading
 import unittest
 
-from support import NEEDS_PODIUM, PODIUM
+from support import NEEDS_PODIUM, PODIUM, SCRIPTS
 
 from podium.board import Sessions
 from podium.board_notation import BoardError, click_paths, line_drawing, pasted_position
-from podium.board_server import BoardServer
+from podium.board_server import BoardServer, records_files
+from podium.errors import UsageError
+
+BOARD = os.path.join(SCRIPTS, "board.py")
+START = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"
+# Records as an arbiter before format 2 wrote them: games from 0, white and black, 1-0, one time control.
+OLD_RECORDS = [
+    {"game": 0, "pair": 0, "white": "x", "black": "y", "opening": START, "moves": ["B@d1", "N@c5"],
+     "move_info": [{"time_ms": 90, "score": "cp 10", "depth": 3, "nodes": 100}] * 2, "result": "1-0",
+     "reason": "no legal move", "time_control": "tc 1+0.05", "time_ms": {"white": 90, "black": 90}},
+    {"game": 1, "pair": 0, "white": "y", "black": "x", "opening": START, "moves": ["C@c3"], "result": "0-1",
+     "reason": "illegal move"},
+]
 
 
 class PathsTest(unittest.TestCase):
@@ -67,6 +83,69 @@ class PastedPositionTest(unittest.TestCase):
             with self.assertRaises(BoardError) as refused:
                 pasted_position(text)
             self.assertIn(said, str(refused.exception))
+
+
+class RecordsTest(unittest.TestCase):
+    """The board reads records through podium.records: older ones into today's schema, a bad one a
+    one-line error naming file, line and game."""
+
+    def setUp(self):
+        self.directory = tempfile.TemporaryDirectory()
+        self.addCleanup(self.directory.cleanup)
+
+    def records_file(self, name: str, lines: list[object]) -> str:
+        path = os.path.join(self.directory.name, name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(line) + "\n" for line in lines)
+        return path
+
+    def test_the_games_of_an_older_records_file_are_listed_from_1_with_their_results(self):
+        path = self.records_file("old.jsonl", OLD_RECORDS)
+        listed = Sessions([sys.executable], records_files([path]), {}).records_index()
+        self.assertEqual(listed, [{"file": 0, "name": "old.jsonl", "games": [
+            {"number": 1, "label": "Game 1: x vs y, 1-0 (2 plies)"},
+            {"number": 2, "label": "Game 2: y vs x, 0-1 (1 plies)"}]}])
+
+    def test_a_record_that_cannot_be_used_is_one_line_naming_file_line_and_game(self):
+        path = self.records_file("bad.jsonl", [OLD_RECORDS[0], {**OLD_RECORDS[1], "moves": "C@c3"}])
+        with self.assertRaises(UsageError) as refused:
+            records_files([path])
+        self.assertRegex(str(refused.exception), r"bad\.jsonl: line 2: game 2: the game record cannot be read: "
+                                                 r"its 'moves' is \"C@c3\", not a list of moves$")
+        with self.assertRaises(UsageError) as refused:
+            records_files([os.path.join(self.directory.name, "none.jsonl")])
+        self.assertRegex(str(refused.exception), r"none\.jsonl: No such file or directory$")
+
+    @NEEDS_PODIUM
+    def test_a_game_opens_with_its_number_clocks_and_result_and_one_that_cannot_be_replayed_is_named(self):
+        path = self.records_file("old.jsonl", OLD_RECORDS)
+        sessions = Sessions([PODIUM], records_files([path]), {"Hash": 8})
+        self.addCleanup(sessions.close_all)
+        session = sessions.create()
+        state = session.load_record(0, 1)
+        record = state["record"]
+        self.assertEqual((record["number"], record["moves"], record["seats"]), (1, ["B@d1", "N@c5"], ["x", "y"]))
+        self.assertEqual(record["title"], "Game 1: x vs y")
+        self.assertIn("Result: 1-0", record["outcome"])
+        self.assertEqual(record["timeControl"], {"p1": "tc 1+0.05", "p2": "tc 1+0.05"})
+        self.assertEqual(record["clocks"], [[1000, 1000], [960, 1000], [960, 960]])
+        self.assertEqual(state["ply"], 2)
+        with self.assertRaises(BoardError) as refused:
+            session.load_record(0, 2)
+        self.assertRegex(str(refused.exception), r"^old\.jsonl: line 2: game 2: cannot be replayed: .*C@c3")
+        self.assertEqual(session.state()["moves"], ["B@d1", "N@c5"], "the board stays as it was")
+        with self.assertRaises(BoardError) as refused:
+            session.load_record(0, 3)
+        self.assertIn("old.jsonl has no game 3", str(refused.exception))
+
+    @NEEDS_PODIUM
+    def test_board_py_says_in_one_line_which_records_it_cannot_read(self):
+        path = self.records_file("bad.jsonl", [{**OLD_RECORDS[0], "result": "1-1"}])
+        done = subprocess.run([sys.executable, BOARD, "--engine", PODIUM, "--port", "0", "--records", path],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stderr.count("\n"), 1, done.stderr)
+        self.assertRegex(done.stderr, r"^board: error: .*bad\.jsonl: line 1: game 1: the game record cannot be read")
 
 
 @NEEDS_PODIUM

@@ -61,7 +61,7 @@ class ExportTest(unittest.TestCase):
                 result, start_and_moves = line.split(" ", 1)
                 start, moves = start_and_moves.split(" moves")
                 moves = moves.split()
-                self.assertEqual(result, record["result"])
+                self.assertEqual(result, WHITE_RESULTS[record["result"]])
                 self.assertEqual(start, record["opening_base"])  # the position before the random plies
                 self.assertEqual(moves, record["opening_moves"] + record["moves"])
                 self.assertEqual(len(record["opening_moves"]), 2)
@@ -109,7 +109,7 @@ class ExportTest(unittest.TestCase):
                       "advanced --games -", done.stderr)
         self.run_.records = os.path.join(self.dir, "advanced.jsonl")
         self.assertEqual([line.split(" ", 1)[0] for line in done.stdout.splitlines()],
-                         [record["result"] for record in self.run_.read_records()])
+                         [WHITE_RESULTS[record["result"]] for record in self.run_.read_records()])
 
 
 if __name__ == "__main__":

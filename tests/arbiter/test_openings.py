@@ -113,7 +113,7 @@ class OpeningsTest(unittest.TestCase):
         # A match plays the book as it is, comments skipped: the first line in its first pair.
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
                          "--games", "4", "--depth", "1", "--openings", os.path.join(run.dir.name, "book.txt"))
-        by_game = sorted(run.read_records(), key=lambda record: record["game"])
+        by_game = sorted(run.read_records(), key=lambda record: record["index"])
         self.assertEqual([record["opening"] for record in by_game], [positions[0]] * 2 + [positions[1]] * 2)
 
     def test_poldr_book_with_rotated_pods_book_beside_it(self):

@@ -16,6 +16,7 @@ from support import NEEDS_PODIUM, PODIUM, SCRIPTS
 
 import perfect_play
 from perfect_play import Opening
+from podium.records import upgrade_record
 
 SCRIPT = os.path.join(SCRIPTS, "perfect_play.py")
 
@@ -28,8 +29,9 @@ BLACK_HAS_NO_MOVE = "1jBG1H/1C1K1F/1fb2a/D1h1cM/NdEA2/1i2ne b IJLgklm 0 21"
 
 
 def record(game: int, white: str, black: str, result: str, opening: str) -> dict:
-    return {"game": game, "pair": game // 2, "white": white, "black": black, "variant": "standard",
-            "opening": opening, "moves": [], "result": result, "reason": "no legal move"}
+    """A record of an older arbiter (game numbered from 0, white and black, 1-0), in today's schema."""
+    return upgrade_record({"game": game, "pair": game // 2, "white": white, "black": black, "variant": "standard",
+                           "opening": opening, "moves": [], "result": result, "reason": "no legal move"})
 
 
 def write_lines(rows: list[dict]) -> str:

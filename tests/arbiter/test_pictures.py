@@ -20,8 +20,10 @@ from support import ARBITER, NEEDS_PODIUM, PODIUM, SCRIPTS
 from podium import IllegalMoveError
 from podium.boards import pod_symbol
 from podium.pictures import game_page, match_page
-from podium.replay import (PodsBoard, Position, Replay, open_engine, parse_pod_set, read_position, replay_moves,
-                           replay_record)
+from podium.records import upgrade_record
+from podium.replay import (PodsBoard, Position, Replay, open_engine, parse_pod_set, read_position,
+                           record_time_control, replay_moves, replay_record)
+from podium.stats import Sprt
 from podium.summary import match_summary
 
 PICTURE = os.path.join(SCRIPTS, "picture.py")
@@ -40,15 +42,16 @@ POLDR_DRAWING = ["5 . . . . B", "4 . . . b .", "3 . . P . .", "2 . y . . .", "1 
 
 
 def pods_record(index: int, white: str, black: str, result: str, moves: list[str]) -> dict:
-    return {"game": index, "pair": index // 2, "white": white, "black": black, "variant": "standard",
-            "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "moves": moves, "result": result,
-            "reason": "no legal move"}
+    """A record as an older arbiter wrote it (game from 0, white and black, 1-0), read into today's schema."""
+    return upgrade_record({"game": index, "pair": index // 2, "white": white, "black": black, "variant": "standard",
+                           "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "moves": moves,
+                           "result": result, "reason": "no legal move"})
 
 
 def poldr_record(index: int, seats: list[str], result: str) -> dict:
-    return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "players": 3, "size": 5,
-            "bricks": 16, "opening": "5/5/5/5/5 b 16,16,16 1 0 -,-,-", "moves": [], "result": result,
-            "reason": "most bricks"}
+    return upgrade_record({"game": "poldr", "index": index, "group": index // 6, "seats": seats, "players": 3,
+                           "size": 5, "bricks": 16, "opening": "5/5/5/5/5 b 16,16,16 1 0 -,-,-", "moves": [],
+                           "result": result, "reason": "most bricks"})
 
 
 class DrawingsTest(unittest.TestCase):
@@ -110,7 +113,7 @@ class PagesTest(unittest.TestCase):
         replay = self.position_replay(["white engine", "black engine"])
         replay.move_info = [{"time_ms": 300, "score": "cp 35", "depth": 6, "nodes": 1234},
                             {"time_ms": 1200, "score": "mate -3", "depth": 9, "nodes": 99}]
-        replay.time_control = "tc 1+0.5"
+        replay.time_control = {"p1": "tc 1+0.5", "p2": "tc 1+0.5"}
         page = game_page(replay)
         game, = self.page_data(page)["games"]
         self.assertEqual(game["movers"], [0, 1])
@@ -120,6 +123,24 @@ class PagesTest(unittest.TestCase):
         self.assertIn('id="eval-graph"', page)
         for words in ("a point of the last move", "out of the game", "the evaluation graph"):
             self.assertIn(words, page)
+
+    def test_with_time_odds_each_clock_runs_by_its_own_control(self):
+        replay = self.position_replay(["white engine", "black engine"])
+        replay.move_info = [{"time_ms": 300}, {"time_ms": 500}]
+        replay.time_control = {"p1": "tc 1+0.5", "p2": "tc 2+0.1"}
+        self.assertEqual(self.page_data(game_page(replay))["games"][0]["clocks"],
+                         [[1000, 2000], [1200, 2000], [1200, 1600]])
+        replay.time_control = {"p1": "tc 1+0.5", "p2": "movetime 100"}  # one seat without a clock: none shown
+        self.assertIsNone(self.page_data(game_page(replay))["games"][0]["clocks"])
+
+    def test_a_records_time_control_is_each_seats_in_old_records_too(self):
+        old = upgrade_record({"game": 0, "pair": 0, "white": "x", "black": "y", "variant": "standard",
+                              "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0", "moves": [],
+                              "result": "1-0", "reason": "no legal move", "time_control": "tc 1+0.01"})
+        self.assertEqual(record_time_control(old), {"p1": "tc 1+0.01", "p2": "tc 1+0.01"})
+        odds = {**old, "time_control": {"p1": "tc 2+0.02", "p2": "tc 1+0.01"}}
+        self.assertEqual(record_time_control(odds), {"p1": "tc 2+0.02", "p2": "tc 1+0.01"})
+        self.assertIsNone(record_time_control(pods_record(0, "x", "y", "1-0", [])))
 
     def test_names_cannot_break_out_of_the_page(self):
         name = '</script><script>alert("x")</script>'
@@ -142,6 +163,11 @@ class PagesTest(unittest.TestCase):
         page = match_page([self.position_replay(["new", "old"])], summary)
         self.assertIn("W-L-D of new against old", page)
         self.assertIn('id="score-plot" data-games="4"', page)
+        # the page's rows are summary.figure_rows: below 10 game pairs no Elo or LOS, no SPRT unless asked for
+        self.assertIn("<th>Elo</th><td>too few games (2 pairs; Elo and LOS need 10)</td>", page)
+        self.assertNotIn("SPRT", page)
+        asked = match_page([self.position_replay(["new", "old"])], match_summary(records, Sprt(0, 5, 0.05, 0.05)))
+        self.assertRegex(asked, r"<th>SPRT</th><td>LLR -?\d+\.\d\d in \(-2\.94, 2\.94\): continue; elo0 0, elo1 5")
 
     def test_three_player_summary_has_shares_per_engine_and_seat(self):
         names = ["a", "b", "c"]

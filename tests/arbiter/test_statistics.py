@@ -10,7 +10,7 @@ import unittest
 
 import support  # noqa: F401  (puts the checkout's scripts/ on sys.path)
 
-from podium import game, notation, records, settings, stats
+from podium import game, notation, records, settings, stats, summary
 from podium.clock import GameClock, TimeControl, parse_tc
 from podium.errors import UsageError
 from podium.rules import GameRules
@@ -130,9 +130,9 @@ class StatisticsTest(unittest.TestCase):
         self.assertGreater(stats.sprt_llr([0, 0, 0, 0, 5], 0, 200), 2.944439)
 
     def test_tally_counts_pairs_from_the_first_engine_side(self):
-        def record(game, white, black, result):
-            return {"game": game, "pair": game // 2, "white": white, "black": black, "result": result,
-                    "reason": "no legal move"}
+        def record(game, white, black, result):  # as an older arbiter wrote it, read into today's schema
+            return records.upgrade_record({"game": game, "pair": game // 2, "white": white, "black": black,
+                                           "result": result, "reason": "no legal move"})
         tally = stats.Tally("new")
         for rec in [record(0, "new", "old", "1-0"), record(1, "old", "new", "1-0"),  # W + L -> WL
                     record(2, "new", "old", "1/2-1/2"), record(3, "old", "new", "0-1"),  # D + W -> WD
@@ -162,8 +162,8 @@ class StatisticsTest(unittest.TestCase):
 
     def test_tally_of_poldr_records(self):
         def record(index, seats, result, reason="most bricks"):
-            return {"game": "poldr", "index": index, "pair": index // 2, "seats": seats, "result": result,
-                    "reason": reason}
+            return records.upgrade_record({"game": "poldr", "index": index, "pair": index // 2, "seats": seats,
+                                           "result": result, "reason": reason})
         tally = stats.Tally("new")
         for rec in [record(0, ["new", "old"], "p1win"), record(1, ["old", "new"], "p1win"),  # W + L -> WL
                     record(2, ["new", "old"], "p2win"), record(3, ["old", "new"], "p1win"),  # L + L -> LL
@@ -174,12 +174,12 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(tally.pentanomial(), [1, 0, 2, 0, 0])
         self.assertEqual(dict(tally.seat_wins), {"p1": 3, "p2": 3})
         self.assertEqual(dict(tally.faults), {("new", "illegal move"): 1, ("old", "crash"): 1})
-        self.assertEqual(records.record_index(record(5, ["a", "b"], "p1win")), 5)
+        self.assertEqual(records.record_index(record(5, ["a", "b"], "p1win")), 6)  # from 1, as the pages count
 
     def test_tally_of_three_player_records(self):
         def record(index, seats, result, final, reason="most bricks", faulty=None):
-            return {"game": "poldr", "index": index, "group": index // 6, "seats": seats, "result": result,
-                    "reason": reason, "final": final, "faulty": faulty}
+            return records.upgrade_record({"game": "poldr", "index": index, "group": index // 6, "seats": seats,
+                                           "result": result, "reason": reason, "final": final, "faulty": faulty})
         tally = stats.Tally("a")
         for rec in [record(0, ["a", "b", "c"], "p1win", "4/4/4/4 y 8,5,2 2 30 29,27,28"),
                     record(1, ["a", "c", "b"], "p3win", "4/4/4/4 r 3,4,6 2 29 25,27,28"),
@@ -191,6 +191,29 @@ class StatisticsTest(unittest.TestCase):
         # a's reserves 8, 3, 6; b's 5, 6, 7; c's 2, 4, 6
         self.assertEqual(tally.final_reserves, {"a": [8, 3, 6], "b": [5, 6, 7], "c": [2, 4, 6]})
         self.assertEqual(dict(tally.faults), {("c", "illegal move"): 1})
+
+    def test_page_figures_say_only_what_is_known(self):
+        """The page's rows (summary.figure_rows): no SPRT row unless one was asked for; below 10 game
+        pairs no Elo and no LOS, even where three pairs of one binary against itself would read
+        "LOS 99.28%, +120 +/- 109"."""
+        def pair(group, first_wins, second_wins):  # two games of one opening, colours swapped
+            return [records.upgrade_record({"game": 2 * group + seat, "pair": group, "white": white, "black": black,
+                                            "result": "1-0" if won else "0-1", "reason": "no legal move",
+                                            "opening": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0",
+                                            "moves": []})
+                    for seat, (white, black, won) in enumerate((("a", "b", first_wins), ("b", "a", second_wins)))]
+
+        few = [record for group in range(3) for record in pair(group, True, False)]  # WW three times
+        rows = dict(summary.figure_rows(summary.match_summary(few)))
+        self.assertEqual(rows["Elo"], "too few games (3 pairs; Elo and LOS need 10)")
+        self.assertEqual(rows["LOS"], rows["Elo"])
+        self.assertNotIn("SPRT", rows)
+        asked = dict(summary.figure_rows(summary.match_summary(few, stats.Sprt(0, 5, 0.05, 0.05))))
+        self.assertRegex(asked["SPRT"], r"^LLR -?\d+\.\d\d in \(-2\.94, 2\.94\)")
+        enough = [record for group in range(10) for record in pair(group, True, group % 2 == 0)]
+        rows = dict(summary.figure_rows(summary.match_summary(enough)))
+        self.assertRegex(rows["Elo"], r"^\+\d+\.\d \+/- \d+\.\d \(95%, from 10 game pairs\)$")
+        self.assertRegex(rows["LOS"], r"^\d+\.\d%$")
 
     def test_seatings_and_game_specs(self):
         three = GameRules("poldr", players=3)

@@ -274,7 +274,8 @@ class AnalysisBoard(unittest.TestCase):
                  "two lines of depth 3 or more", timeout=30)
         self.assertEqual(self.driver.execute_script("return document.body.dataset.analysis"), "on")
         wait_for(lambda: self.driver.find_elements("css selector", "#board g.pv [data-n]"), "the best line drawn")
-        best = rows()[0].find_elements("css selector", "td")[5].text.split()
+        # the table is drawn anew at each line the engine prints: read it again if it went stale meanwhile
+        best = wait_for(lambda: rows()[0].find_elements("css selector", "td")[5].text.split(), "the best line's moves")
         _, legal = self.referee.after(start, moves)
         self.assertIn(best[0], legal)
         screenshot(self.driver, "board-pods-lines.png")

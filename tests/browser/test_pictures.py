@@ -292,8 +292,11 @@ class BrowserPages(unittest.TestCase):
         dom = self.load(page, "game=2&ply=5")
         self.check_board(dom, self.pods_records[1], 5, game=2)
         summary = dom.root.find(lambda element: element.attributes.get("id") == "summary").all_text()
-        for figure in ("W-L-D of alpha against beta", "Elo", "LOS", "Pentanomial", "SPRT", "win share"):
+        for figure in ("W-L-D of alpha against beta", "Elo", "LOS", "Pentanomial", "win share"):
             self.assertIn(figure, summary)
+        # one game pair: Elo and LOS say only that the games are too few; no SPRT was asked for, so none is shown
+        self.assertIn("too few games (1 pair; Elo and LOS need 10)", summary)
+        self.assertNotIn("SPRT", summary)
         self.check_plot(dom, ["alpha", "beta"], games=2)
 
     def test_poldr_match_page_has_win_shares_per_engine_and_seat(self):
