@@ -128,13 +128,16 @@ impl Clone for Box<dyn Session> {
     }
 }
 
-/// Searches `root` and reports in notation, keeping the protocol's promises:
-/// at least one report, every PV move legal, the last PV starting with the
-/// move returned, and a legal move returned whenever there is one.
+/// Searches `root` with a game's typed moves and reports in notation, for
+/// `Session::search`. It keeps the promises that need the game's rules: at
+/// least one report, every PV move legal, the last PV starting with the
+/// move returned, and a legal move returned whenever there is one. (The
+/// protocol's `report::search_and_report` then keeps those of the
+/// protocol: lines, the ponder move, a finished game.)
 /// `history` holds the keys of the game's positions before `root`;
 /// `root_moves` the moves to search, in notation (empty: all).
 #[allow(clippy::too_many_arguments)]
-pub fn search_and_report<G: SearchGame>(
+pub fn search_in_notation<G: SearchGame>(
     game: &G,
     root: &G::Position,
     history: &[u64],

@@ -120,10 +120,11 @@ impl fmt::Display for BestMove {
 }
 
 /// Searches the game's current position among `root_moves` (all if empty)
-/// and reports it as the protocol promises: at least one `info` line with a
-/// score, every PV move legal, every line one search result, the last first
-/// line's PV starting with the move returned. Returns no move only when the
-/// game is over (nothing is reported then).
+/// and reports it as protocol lines: the session's search
+/// (`games::search_in_notation`) keeps the promises about moves; this adds
+/// the protocol's: `multipv` on every line when several are searched, the
+/// ponder move (the reply in the last best line), and no move and no line
+/// for a finished game.
 pub fn search_and_report(
     searcher: &mut Searcher,
     game: &dyn Session,

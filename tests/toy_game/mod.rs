@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use podium::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
-use podium::games::{Ending, PlayError, Session, read_move, search_and_report};
+use podium::games::{Ending, PlayError, Session, read_move, search_in_notation};
 use podium::search::{GameKnowledge, GameRules, Limits, Policy, Progress, SearchGame, SearchResult, Searcher, Signals};
 
 /// The registry's entry.
@@ -326,7 +326,7 @@ impl Session for Game {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        search_and_report(&self.rules, &self.position, &[], searcher, limits, root_moves, signals, report)
+        search_in_notation(&self.rules, &self.position, &[], searcher, limits, root_moves, signals, report)
     }
 }
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, PlayError, Session, read_move, search_and_report};
+use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -162,7 +162,7 @@ impl Session for PodsSession {
     ) -> SearchResult<String> {
         let history = self.game.history();
         let before_root = &history[..history.len().saturating_sub(1)];
-        search_and_report(
+        search_in_notation(
             &self.search_game(),
             self.game.position(),
             before_root,

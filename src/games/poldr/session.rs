@@ -8,7 +8,7 @@ use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{Ending, PlayError, Session, read_move, search_and_report};
+use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -175,6 +175,6 @@ impl Session for PoldrSession {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        search_and_report(&PoldrGame::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
+        search_in_notation(&PoldrGame::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
     }
 }
