@@ -5,14 +5,18 @@
 //! `SearchGame`; callers search through `Searcher`.
 
 mod alphabeta;
+mod dfpn;
 mod game;
 mod limits;
 mod params;
+mod solve;
 mod solver;
 mod tt;
 
 pub use alphabeta::{
     MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
+pub use dfpn::{ProofStep, TreeError};
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
+pub use solve::{ProofTree, Solution, Solver, Verdict};

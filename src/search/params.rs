@@ -131,6 +131,16 @@ pub(super) struct SearchParams {
     /// this, on top of the transposition table (protocol.md: "half as
     /// much again"): proofs keep what they proved from move to move.
     pub(super) proof_table_divisor: usize,
+    /// Solving (`dfpn`): the endgame solver settles a position that
+    /// df-pn meets where the game bounds the plies left by at most this
+    /// (its depth-first search is quicker than df-pn's bookkeeping on
+    /// small subtrees).
+    pub(super) dfpn_leaf_horizon: u32,
+    /// ... within this many nodes; beyond them df-pn searches the position itself.
+    pub(super) dfpn_leaf_budget: u64,
+    /// Solving: the endgame solver's table takes the memory given divided
+    /// by this; df-pn's table the rest.
+    pub(super) dfpn_leaf_table_divisor: usize,
     /// Never plan to use the last few milliseconds of the clock.
     pub(super) clock_reserve: Duration,
     /// A fixed time per move is aimed this share short (at most
@@ -184,6 +194,9 @@ impl SearchParams {
         eager_proof_share: Fraction::new(1, 1),
         timed_proof_share: Fraction::new(1, 2),
         proof_table_divisor: 2,
+        dfpn_leaf_horizon: 16,
+        dfpn_leaf_budget: 2_000,
+        dfpn_leaf_table_divisor: 4,
         clock_reserve: Duration::from_millis(5),
         movetime_margin: Fraction::new(1, 10),
         movetime_margin_max: Duration::from_millis(25),
