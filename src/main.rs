@@ -11,12 +11,12 @@ use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use podium::cli::analysis;
 use podium::cli::bench::{self, BenchOptions};
-use podium::games::Session;
 use podium::games::registry::{Kind, Registry, Selected, TuneRequest};
+use podium::games::{Session, SolveRequest};
 use podium::protocol::command::{Start, parse_position_text};
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
-use podium::search::{Limits, Progress, Report, Score, Searcher, Signals};
+use podium::search::{Limits, Progress, Report, Score, Searcher, Signals, Verdict};
 
 #[derive(Parser)]
 #[command(
@@ -91,6 +91,9 @@ struct SolveArgs {
     /// The hash table's size in megabytes.
     #[arg(long, default_value_t = 256, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MEGABYTES))]
     hash: u64,
+    /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<String>,
 }
 
 /// The game to look at: which game, its settings and a position. The
@@ -553,36 +556,63 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let game = args.game.session(&args.moves)?;
     let position = game.position_line();
     let started = Instant::now();
+    let mut draw = false;
     let (proof, nodes) = match game.ending() {
-        Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
+        Some(ending) => {
+            draw = ending.winner.is_none();
+            (ending.winner.map(|winner| (0, Vec::new(), Some(winner))), 0)
+        }
         None => {
-            let limits = Limits {
-                depth: Some(127),
-                movetime: args.movetime.map(Duration::from_millis),
-                prove: true,
-                ..Limits::default()
+            let movetime = args.movetime.map(Duration::from_millis);
+            let request = SolveRequest {
+                megabytes: args.hash as usize,
+                limits: Limits { movetime, ..Limits::default() },
+                certificate: args.certificate.is_some(),
             };
-            let mut searcher = Searcher::new(args.hash as usize);
-            let mut last: Option<Report<String>> = None;
-            let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
-                if let Progress::Line(report) = progress {
-                    last = Some(report.clone());
+            match game.solve(&request, &Signals::default()) {
+                Some(solved) => {
+                    if let Some(path) = &args.certificate {
+                        write_certificate(path, solved.certificate.as_ref())?;
+                    }
+                    draw = solved.verdict == Verdict::Draw;
+                    // Moves of the side to move, as a search reports a mate.
+                    let moves = solved.plies.div_ceil(game.players() as u32) as i32;
+                    let proof = match solved.verdict {
+                        Verdict::Win => Some((moves, solved.line, solved.winner)),
+                        Verdict::Loss => Some((-moves, solved.line, solved.winner)),
+                        Verdict::Draw | Verdict::Unknown => None,
+                    };
+                    (proof, solved.nodes)
                 }
-            });
-            let mover = game.mover();
-            let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
-                let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
-                // A loss for the side to move names the winner only with two players.
-                let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
-                (moves, report.pv, winner)
-            });
-            (proof, result.nodes)
+                None => {
+                    if args.certificate.is_some() {
+                        bail!("--certificate: this game's proofs are not written out (only Pods')");
+                    }
+                    let limits = Limits { depth: Some(127), movetime, prove: true, ..Limits::default() };
+                    let mut searcher = Searcher::new(args.hash as usize);
+                    let mut last: Option<Report<String>> = None;
+                    let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+                        if let Progress::Line(report) = progress {
+                            last = Some(report.clone());
+                        }
+                    });
+                    let mover = game.mover();
+                    let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
+                        let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
+                        // A loss for the side to move names the winner only with two players.
+                        let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
+                        (moves, report.pv, winner)
+                    });
+                    (proof, result.nodes)
+                }
+            }
         }
     };
     let time = started.elapsed().as_millis();
     let mut out = Out::new();
     if args.json {
         let proof = match &proof {
+            None if draw => "\"proven\":true,\"winner\":null,\"draw\":true".to_string(),
             None => "\"proven\":false".to_string(),
             Some((mate, line, winner)) => {
                 let line: Vec<String> = line.iter().map(|mv| format!("\"{mv}\"")).collect();
@@ -596,6 +626,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     } else {
         out.line(format_args!("position {position}"));
         match &proof {
+            None if draw => out.line("result draw: neither side can force a win"),
             None => out.line("result unknown: no proof within the limits"),
             Some((mate, line, winner)) => {
                 let winner = winner.map_or("the side to move loses".to_string(), |seat| {
@@ -608,6 +639,19 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         out.line(format_args!("nodes {nodes} time {time} ms"));
     }
     Ok(out.finish()?)
+}
+
+/// Writes the certificate `solve` made to `path`, or says why there is none.
+fn write_certificate(path: &str, certificate: Option<&Result<Vec<String>, String>>) -> anyhow::Result<()> {
+    match certificate {
+        None => bail!("--certificate {path}: no certificate: the position was not proved won or lost"),
+        Some(Err(why)) => bail!("--certificate {path}: {why}"),
+        Some(Ok(lines)) => {
+            let mut text = lines.join("\n");
+            text.push('\n');
+            std::fs::write(path, text).with_context(|| format!("cannot write the certificate {path}"))
+        }
+    }
 }
 
 fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {

@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use crate::games::{
+    Ending, PlayError, Session, SolveRequest, Solved, read_move, search_in_notation, solve_in_notation,
+};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -172,5 +174,26 @@ impl Session for PodsSession {
             signals,
             report,
         )
+    }
+
+    fn solve(&self, request: &SolveRequest, signals: &Signals) -> Option<Solved> {
+        let rules = self.game.rules();
+        let header = vec![
+            "# A proof of who wins a Pods position: docs/solving.md says how to read and check it.".to_string(),
+            "certificate 1".to_string(),
+            format!("game pods {}", rules.variant()),
+            format!("board {}", rules.board().one_line()),
+            format!("pods {}", rules.pods()),
+            format!("placement-liberty {}", rules.placement_liberty()),
+        ];
+        Some(solve_in_notation(
+            &self.search_game(),
+            self.game.position(),
+            request,
+            signals,
+            &header,
+            |position| position.to_string(),
+            |seat| Side::BOTH[seat].name().to_lowercase(),
+        ))
     }
 }
