@@ -21,6 +21,7 @@ from podium.mcts import search
 from podium.poldr_rules import PASS, Rules, parse_fen, play_names
 
 MCTS_PLAYER = os.path.join(SCRIPTS, "mcts_player.py")
+TABLE = os.path.join(SCRIPTS, "yardstick_table.py")
 # The rules' example (docs/poldr-rules.md, protocol.md section 9): Blue has two bricks left and
 # Md1 lays both in b1 and c1, a win at once.
 WIN_IN_ONE = "4B/3b1/Y1b2/yb3/P4 b 2,4 1 2 1,2"
@@ -261,6 +262,13 @@ class EngineTest(unittest.TestCase):
                 games = [json.loads(line) for line in handle][1:]
             self.assertEqual(len(games), 2)
             self.assertTrue(all(game["faulty"] is None for game in games))
+            table = subprocess.run([sys.executable, TABLE, "--engine", "mcts", records], capture_output=True,
+                                   text=True, timeout=60)
+            self.assertEqual(table.returncode, 0, table.stderr)
+            line = table.stdout.splitlines()[-1]
+            wins = sum(game["winner"] == "mcts" for game in games)
+            self.assertTrue(line.startswith(f"| 2p 4x4/6, 2 random plies | random | {wins}/2 "), line)
+            self.assertEqual(line.count("/1 "), 2)  # one game as Blue, one as Yellow
 
 
 if __name__ == "__main__":
