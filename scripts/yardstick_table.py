@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The table of docs/poldr-yardstick.md from POLD.R match records: for one engine (default
 `podium`), per records file, its games, wins and win share with a 95% Wilson interval, the same
-per seat (as Blue, Yellow, Red), its mean time and nodes per move, and the games lost by a fault.
+per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes a second on the
+moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
+much a loaded machine slowed it), and the games lost by a fault.
 
     yardstick_table.py [--engine NAME] RECORDS...
 
@@ -18,7 +20,7 @@ import math
 import os
 import sys
 
-SEATS = ("Blue", "Yellow", "Red")
+FULL_MOVE_MS = 50  # moves searched this long count for the speed: not forced, not proved at once
 
 
 def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
@@ -56,7 +58,7 @@ def row(path: str, engine: str) -> list[str]:
     header, games = load(path)
     games = [game for game in games if engine in game["seats"]]
     if not games:
-        return [os.path.basename(path), "0"] + ["-"] * 7
+        return [os.path.basename(path), "-", "0"] + ["-"] * 6
     first = games[0]
     players, size, bricks = first["players"], first["size"], first["bricks"]
     others = sorted({name for game in games for name in game["seats"] if name != engine})
@@ -66,19 +68,21 @@ def row(path: str, engine: str) -> list[str]:
     for seat in range(players):
         mine = [game for game in games if game["seats"][seat] == engine]
         by_seat.append(share(sum(game["winner"] == engine for game in mine), len(mine)))
-    times, nodes = [], []
+    times, speeds = [], []
     for game in games:
         seat = game["seats"].index(engine)
         for ply, info in enumerate(game["move_info"]):
             if (ply + len(game["opening_moves"])) % players == seat:
                 times.append(info["time_ms"])
-                if info.get("nodes") is not None:
-                    nodes.append(info["nodes"])
+                if info.get("nodes") is not None and info["time_ms"] >= FULL_MOVE_MS:
+                    speeds.append(info["nodes"] / info["time_ms"])  # thousands a second
     faults = sum(game["faulty"] is not None for game in games)
     mean_time = f"{sum(times) / len(times):.0f}" if times else "-"
-    mean_nodes = f"{sum(nodes) / len(nodes) / 1000:.0f}k" if nodes else "-"
+    speeds.sort()
+    speed = f"{speeds[len(speeds) // 2]:.0f}k ({speeds[len(speeds) // 10]:.0f}k-{speeds[len(speeds) * 9 // 10]:.0f}k)" \
+        if speeds else "-"
     return [f"{players}p {size}x{size}/{bricks}, {opening}", " + ".join(others), share(wins, len(games)),
-            *(by_seat + ["n/a"] * (3 - players)), f"{mean_time} ms, {mean_nodes}", str(faults)]
+            *(by_seat + ["n/a"] * (3 - players)), f"{mean_time} ms", speed, str(faults)]
 
 
 def main(argv: list[str]) -> int:
@@ -87,8 +91,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("records", nargs="+")
     args = parser.parse_args(argv)
     print(f"| row | against | {args.engine} wins, share [95%] | as Blue | as Yellow | as Red "
-          f"| {args.engine}'s mean time and nodes a move | faults |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"| {args.engine}'s mean time a move | its nodes a second, median (10%-90%) | faults |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for path in args.records:
         print("| " + " | ".join(row(path, args.engine)) + " |")
     return 0
