@@ -1,6 +1,8 @@
-"""The rules of POLD.R in plain Python, written from docs/poldr-rules.md alone (not from the
-engine's code), for the Monte Carlo yardstick (mcts.py, scripts/mcts_player.py): position lines
-read and written, legal moves (passes included), moves played, the end and the winner.
+"""The rules of POLD.R in plain Python, for the Monte Carlo yardstick (mcts.py,
+scripts/mcts_player.py): position lines read and written, legal moves (passes included), moves
+played, the end and the winner. Written from the canonical rules text alone (the contract that
+docs/poldr-rules.md explains), never from the engine's code: tests/arbiter/test_mcts.py checks
+the two against each other.
 
 Speed comes from integers used as bit sets: cell i (file f, rank r from 0, i = r * size + f) is
 bit i; each player's bricks are one integer; the interval of every aligned pair of cells is
