@@ -105,7 +105,7 @@ fn a_standard_side_to_move_with_an_empty_hand_has_lost() {
     let sent = Instant::now();
     let (_, mv) = engine.search("go infinite", REPLY_TIMEOUT);
     assert_eq!(mv, "(none)");
-    assert!(sent.elapsed() < Duration::from_millis(500), "a finished game is answered at once");
+    assert!(sent.elapsed() < protocol_common::PROMPTLY, "a finished game is answered at once");
     engine.send("moves");
     assert_eq!(engine.read_line(REPLY_TIMEOUT), "(none)");
     // Black to move with an empty hand: Black loses, whoever has pods.
