@@ -5,7 +5,7 @@
 mod protocol_common;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use podium::games::pods::{Game, Position, Rotation, Rules, Variant};
 use protocol_common::{EngineProcess, REPLY_TIMEOUT, START};
