@@ -19,16 +19,9 @@ use crate::search::{Limits, Searcher, Signals};
 const HASH_MEGABYTES: usize = 16;
 
 /// Why the bench could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct BenchError(String);
-
-impl std::fmt::Display for BenchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BenchError {}
 
 /// How the bench runs.
 #[derive(Clone, Copy, Debug)]

@@ -38,23 +38,15 @@ impl fmt::Display for Ending {
 }
 
 /// Why a move given as text was not played.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The text is not a move of this game.
+    #[error(transparent)]
     Unreadable(Box<dyn Error + Send + Sync>),
     /// A move, but not one the position allows.
+    #[error(transparent)]
     Illegal(Box<dyn Error + Send + Sync>),
 }
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Unreadable(error) | PlayError::Illegal(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl Error for PlayError {}
 
 impl PlayError {
     /// A move the position does not allow, for `map_err`.

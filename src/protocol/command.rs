@@ -6,7 +6,6 @@
 //! the rules when executed.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::num::{IntErrorKind, NonZeroU32, ParseIntError};
 use std::str::FromStr;
 use std::time::Duration;
@@ -186,29 +185,23 @@ pub enum Query {
 }
 
 /// Why a line is not a command, in words a person can act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
+    #[error("empty line")]
     Empty,
+    #[error("unknown command '{}' (commands: {COMMAND_NAMES})", shorten(.0))]
     UnknownCommand(String),
     /// Something required is not there.
-    Missing {
-        command: &'static str,
-        expected: &'static str,
-    },
+    #[error("{command}: missing {expected}")]
+    Missing { command: &'static str, expected: &'static str },
     /// A word that does not belong where it stands.
-    Unexpected {
-        command: &'static str,
-        found: String,
-        expected: Cow<'static, str>,
-    },
+    #[error("{command}: unexpected '{}', expected {expected}", shorten(.found))]
+    Unexpected { command: &'static str, found: String, expected: Cow<'static, str> },
     /// A word that should be a number of some kind.
-    BadNumber {
-        command: &'static str,
-        field: &'static str,
-        found: String,
-        expected: &'static str,
-    },
+    #[error("{command}: {field} needs {expected}, not '{}'", shorten(.found))]
+    BadNumber { command: &'static str, field: &'static str, found: String, expected: &'static str },
     /// A whole number beyond what its field can hold.
+    #[error("{command}: {field} '{}' is too large: the range is {range}", shorten(.found))]
     TooLarge {
         command: &'static str,
         field: &'static str,
@@ -216,45 +209,16 @@ pub enum CommandError {
         /// The field's range, as `1 to 4294967295`.
         range: String,
     },
-    Repeated {
-        command: &'static str,
-        field: &'static str,
-    },
+    #[error("{command}: '{field}' is given twice")]
+    Repeated { command: &'static str, field: &'static str },
     /// A value its parameter does not take.
-    BadValue {
-        command: &'static str,
-        error: ValueError,
-    },
+    #[error("{command}: {error}")]
+    BadValue { command: &'static str, error: ValueError },
 }
 
 /// The commands, for the error about an unknown one.
 const COMMAND_NAMES: &str = "ugi, uci, isready, setoption, newgame, uginewgame, ucinewgame, position, go, stop, \
                              ponderhit, quit, query, d, moves, eval, debug";
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Empty => f.write_str("empty line"),
-            CommandError::UnknownCommand(word) => {
-                write!(f, "unknown command '{}' (commands: {COMMAND_NAMES})", shorten(word))
-            }
-            CommandError::Missing { command, expected } => write!(f, "{command}: missing {expected}"),
-            CommandError::Unexpected { command, found, expected } => {
-                write!(f, "{command}: unexpected '{}', expected {expected}", shorten(found))
-            }
-            CommandError::BadNumber { command, field, found, expected } => {
-                write!(f, "{command}: {field} needs {expected}, not '{}'", shorten(found))
-            }
-            CommandError::TooLarge { command, field, found, range } => {
-                write!(f, "{command}: {field} '{}' is too large: the range is {range}", shorten(found))
-            }
-            CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
-            CommandError::BadValue { command, error } => write!(f, "{command}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
 
 /// A word of input as quoted in a message: long garbage is cut short.
 pub fn shorten(text: &str) -> String {

@@ -75,16 +75,9 @@ impl fmt::Display for Position {
 }
 
 /// Why a text is not a position or a move of the toy game.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct ToyError(String);
-
-impl fmt::Display for ToyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ToyError {}
 
 impl FromStr for Position {
     type Err = ToyError;

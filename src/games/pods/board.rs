@@ -31,22 +31,31 @@ pub struct Board {
 
 /// What is wrong with a board text, and where. Rows and columns count from
 /// 1, top left, as a person reads the picture.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum BoardError {
     /// The text has `found` rows instead of 11.
+    #[error("invalid board: expected 11 rows, found {found}")]
     WrongRowCount { found: usize },
     /// Row `row` has `found` characters: more than 11 in the picture, other
     /// than exactly 11 in the one-line form.
+    #[error("invalid board: row {row} has {found} characters, expected 11")]
     WrongRowLength { row: usize, found: usize },
     /// Where the picture has the point `point`, `cell` stands instead of `o`.
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected 'o' (the point {point})")]
     NotAPoint { row: usize, column: usize, cell: char, point: Point },
     /// Between two points of a rank, `cell` is neither `-` nor a blank.
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '-' or a blank")]
     BadHorizontalLine { row: usize, column: usize, cell: char },
     /// Between two points of a file, `cell` is neither `|` nor a blank.
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '|' or a blank")]
     BadVerticalLine { row: usize, column: usize, cell: char },
     /// In the middle of a square, `cell` is none of `\`, `/`, `X` or a blank.
+    #[error(
+        "invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '\\', '/', 'X' or a blank"
+    )]
     BadDiagonalLine { row: usize, column: usize, cell: char },
     /// A space in the one-line form, which writes every blank as `.`.
+    #[error("invalid board: row {row} column {column}: a space; the one-line form writes every blank as '.'")]
     SpaceInOneLine { row: usize, column: usize },
 }
 
@@ -58,34 +67,6 @@ enum Form {
     Picture,
     OneLine,
 }
-
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid board: ")?;
-        let (row, column, cell) = match *self {
-            BoardError::WrongRowCount { found } => return write!(f, "expected 11 rows, found {found}"),
-            BoardError::WrongRowLength { row, found } => {
-                return write!(f, "row {row} has {found} characters, expected 11");
-            }
-            BoardError::SpaceInOneLine { row, column } => {
-                return write!(f, "row {row} column {column}: a space; the one-line form writes every blank as '.'");
-            }
-            BoardError::NotAPoint { row, column, cell, .. }
-            | BoardError::BadHorizontalLine { row, column, cell }
-            | BoardError::BadVerticalLine { row, column, cell }
-            | BoardError::BadDiagonalLine { row, column, cell } => (row, column, cell),
-        };
-        write!(f, "row {row} column {column}: '{cell}' cannot stand there, expected ")?;
-        match self {
-            BoardError::NotAPoint { point, .. } => write!(f, "'o' (the point {point})"),
-            BoardError::BadHorizontalLine { .. } => f.write_str("'-' or a blank"),
-            BoardError::BadVerticalLine { .. } => f.write_str("'|' or a blank"),
-            _ => f.write_str("'\\', '/', 'X' or a blank"),
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
 
 impl Default for Board {
     fn default() -> Board {

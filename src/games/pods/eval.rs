@@ -151,16 +151,9 @@ impl FromStr for Feature {
 }
 
 /// Why a weights text does not read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct WeightsError(String);
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for WeightsError {}
 
 impl FromStr for Weights {
     type Err = WeightsError;

@@ -77,37 +77,29 @@ impl fmt::Debug for Move {
 
 /// Why a text is not a move at all (as opposed to a move that is illegal).
 /// Each variant holds the whole text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum MoveParseError {
     /// A placement whose text before `@` is not one pod letter.
+    #[error("'{text}' is not a move: before '@' must stand one pod letter (write A@c3 to place, c3c5 to move)")]
     BadPod { text: String, error: PodParseError },
     /// A placement whose text after `@` is not a point.
+    #[error("'{text}' is not a move: after '@' must stand a point a1-f6 (write A@c3 to place, c3c5 to move)")]
     BadPlacementPoint { text: String, error: PointParseError },
     /// Not a placement, and not 4 ASCII characters as a move on the board is.
+    #[error(
+        "'{text}' is not a move: expected 4 characters for a move on the board (write A@c3 to place, c3c5 to move)"
+    )]
     WrongLength { text: String },
     /// A move on the board whose first two characters are not a point.
+    #[error("'{text}' is not a move: the first point is not a1-f6 (write A@c3 to place, c3c5 to move)")]
     BadFrom { text: String, error: PointParseError },
     /// A move on the board whose last two characters are not a point.
+    #[error("'{text}' is not a move: the second point is not a1-f6 (write A@c3 to place, c3c5 to move)")]
     BadTo { text: String, error: PointParseError },
     /// A move on the board from `point` to `point` itself.
+    #[error("'{text}' is not a move: a pod must leave its point (write A@c3 to place, c3c5 to move)")]
     SamePoint { text: String, point: Point },
 }
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (text, why) = match self {
-            MoveParseError::BadPod { text, .. } => (text, "before '@' must stand one pod letter"),
-            MoveParseError::BadPlacementPoint { text, .. } => (text, "after '@' must stand a point a1-f6"),
-            MoveParseError::WrongLength { text } => (text, "expected 4 characters for a move on the board"),
-            MoveParseError::BadFrom { text, .. } => (text, "the first point is not a1-f6"),
-            MoveParseError::BadTo { text, .. } => (text, "the second point is not a1-f6"),
-            MoveParseError::SamePoint { text, .. } => (text, "a pod must leave its point"),
-        };
-        write!(f, "'{text}' is not a move: {why} (write A@c3 to place, c3c5 to move)")
-    }
-}
-
-impl std::error::Error for MoveParseError {}
 
 impl FromStr for Move {
     type Err = MoveParseError;
@@ -132,46 +124,37 @@ impl FromStr for Move {
 }
 
 /// Why a well-formed move cannot be played in a position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum Illegal {
+    #[error("the game is over")]
     GameOver,
+    #[error("no such pod in this pod set")]
     UnknownPod,
+    #[error("that pod is not in your hand")]
     NotInHand,
+    #[error("the point is occupied")]
     Occupied,
+    #[error("the point is attacked by an opponent pod")]
     Attacked,
+    #[error("the pod would attack an opponent pod")]
     WouldAttack,
+    #[error("the pod would have no liberty")]
     NoLiberty,
+    #[error("the first move must place a two-legged pod")]
     NotBipodFirstMove,
+    #[error("no pod may move on the first move")]
     FirstMoveMustPlace,
+    #[error("pods on the board never move in the standard game")]
     MovesNotAllowed,
+    #[error("there is no pod on that point")]
     NoPodThere,
+    #[error("that pod is not yours")]
     NotYourPod,
+    #[error("the pod has no leg reaching that point")]
     NotAlongALeg,
+    #[error("the path is blocked or has no line")]
     BlockedPath,
 }
-
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Illegal::GameOver => "the game is over",
-            Illegal::UnknownPod => "no such pod in this pod set",
-            Illegal::NotInHand => "that pod is not in your hand",
-            Illegal::Occupied => "the point is occupied",
-            Illegal::Attacked => "the point is attacked by an opponent pod",
-            Illegal::WouldAttack => "the pod would attack an opponent pod",
-            Illegal::NoLiberty => "the pod would have no liberty",
-            Illegal::NotBipodFirstMove => "the first move must place a two-legged pod",
-            Illegal::FirstMoveMustPlace => "no pod may move on the first move",
-            Illegal::MovesNotAllowed => "pods on the board never move in the standard game",
-            Illegal::NoPodThere => "there is no pod on that point",
-            Illegal::NotYourPod => "that pod is not yours",
-            Illegal::NotAlongALeg => "the pod has no leg reaching that point",
-            Illegal::BlockedPath => "the path is blocked or has no line",
-        })
-    }
-}
-
-impl std::error::Error for Illegal {}
 
 /// Most moves a position can have: every pod on every point, plus moves.
 pub const MAX_MOVES: usize = 1024;

@@ -54,19 +54,12 @@ impl fmt::Display for Pod {
 }
 
 /// Why a text is not a pod: it is not one letter `A`-`P` (either case).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a pod: expected one letter A-P")]
 pub struct PodParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for PodParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a pod: expected one letter A-P", self.text)
-    }
-}
-
-impl std::error::Error for PodParseError {}
 
 impl FromStr for Pod {
     type Err = PodParseError;
@@ -169,51 +162,36 @@ pub struct PodSet {
 /// What is wrong with a pod set text. `pod` is the pod whose entry is at
 /// fault: entries are numbered by position, so the third entry is pod `C`
 /// whatever letter it was given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PodSetError {
     /// The text is empty or blank.
+    #[error("invalid pod set: empty: a set has 1 to 16 pods")]
     Empty,
     /// The text has `found` entries, more than `MAX_PODS`.
+    #[error("invalid pod set: {found} pods, at most 16 allowed")]
     TooManyPods { found: usize },
     /// An entry has no `=` between its letter and its legs.
+    #[error("invalid pod set: pod {} '{entry}' has no '=': write it as {pod}=N:s,...", .pod.index() + 1)]
     MissingEquals { pod: Pod, entry: String },
     /// The entry is named `found` (the text before `=`) instead of `pod`'s letter.
+    #[error(
+        "invalid pod set: pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
+        .pod.index() + 1
+    )]
     WrongLetter { pod: Pod, found: String },
     /// A leg has no `:` between its direction and its length.
+    #[error("invalid pod set: pod {pod}: leg '{leg}' must look like N:s or SW:l")]
     MalformedLeg { pod: Pod, leg: String },
     /// A leg's direction does not read.
+    #[error("invalid pod set: pod {pod}: {error}")]
     BadDirection { pod: Pod, error: DirectionParseError },
     /// A leg's length is neither `s` nor `l`.
+    #[error("invalid pod set: pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")]
     BadLength { pod: Pod, leg: String, length: String },
     /// The pod has two legs towards `direction`.
+    #[error("invalid pod set: pod {pod} has two legs towards {direction}")]
     DuplicateLeg { pod: Pod, direction: Direction },
 }
-
-impl fmt::Display for PodSetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid pod set: ")?;
-        match self {
-            PodSetError::Empty => f.write_str("empty: a set has 1 to 16 pods"),
-            PodSetError::TooManyPods { found } => write!(f, "{found} pods, at most 16 allowed"),
-            PodSetError::MissingEquals { pod, entry } => {
-                write!(f, "pod {} '{entry}' has no '=': write it as {pod}=N:s,...", pod.index() + 1)
-            }
-            PodSetError::WrongLetter { pod, found } => write!(
-                f,
-                "pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
-                pod.index() + 1
-            ),
-            PodSetError::MalformedLeg { pod, leg } => write!(f, "pod {pod}: leg '{leg}' must look like N:s or SW:l"),
-            PodSetError::BadDirection { pod, error } => write!(f, "pod {pod}: {error}"),
-            PodSetError::BadLength { pod, leg, length } => {
-                write!(f, "pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")
-            }
-            PodSetError::DuplicateLeg { pod, direction } => write!(f, "pod {pod} has two legs towards {direction}"),
-        }
-    }
-}
-
-impl std::error::Error for PodSetError {}
 
 impl Default for PodSet {
     fn default() -> PodSet {

@@ -56,33 +56,51 @@ impl fmt::Display for Outcome {
 pub const LARGEST_PLY: u32 = i32::MAX as u32;
 
 /// What is wrong with a position line, and where.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PositionError {
     /// The line has `found` fields instead of 5.
+    #[error("invalid position: expected 5 fields (board side hands rotation ply), found {found}")]
     WrongFieldCount { found: usize },
     /// The fields are not separated by single spaces, or the line has
     /// leading or trailing whitespace.
+    #[error("invalid position: fields must be separated by single spaces, with no leading or trailing space")]
     BadSpacing,
     /// The ply field `text` is not a whole number from 0 to `LARGEST_PLY`.
+    #[error("invalid position: ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")]
     BadPly { text: String },
     /// The side-to-move field does not read.
+    #[error("invalid position: side: {0}")]
     Side(SideParseError),
     /// The rotation field does not read.
+    #[error("invalid position: rotation: {0}")]
     Rotation(RotationParseError),
     /// The board field does not split into 6 ranks at `/`; `found` is how many it has.
+    #[error("invalid position: board: expected 6 ranks separated by '/', found {found}")]
     WrongRankCount { found: usize },
     /// On `rank` (1-6), the digit `run` is not an empty run of 1 to 6 points.
+    #[error("invalid position: board rank {rank}: '{run}' is not an empty run 1-6")]
     BadRun { rank: u8, run: char },
     /// `rank` (1-6), written `text`, describes `points` points instead of 6.
+    #[error("invalid position: board rank {rank} '{text}' describes {points} points, not 6")]
     WrongRankLength { rank: u8, text: String, points: usize },
     /// `letter`, on a rank or in the hands, is not a pod of the game's pod set.
+    #[error("invalid position: {place}: '{letter}' is not a pod of this set")]
     UnknownPod { place: PodPlace, letter: char },
     /// The pod `letter` stands for is already on the board or in a hand.
+    #[error("invalid position: {place}: pod '{letter}' appears twice")]
     DuplicatePod { place: PodPlace, letter: char },
     /// The hands field is not White's pods then Black's, each alphabetical:
     /// `letter` comes too late.
+    #[error(
+        "invalid position: hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
+         (lowercase), each in alphabetical order"
+    )]
     HandsOutOfOrder { letter: char },
     /// In the advanced game, `side`, to move, has no pod in hand.
+    #[error(
+        "invalid position: in the advanced game the side to move ({}) cannot have an empty hand",
+        .side.name()
+    )]
     EmptyHand { side: Side },
 }
 
@@ -103,44 +121,6 @@ impl fmt::Display for PodPlace {
         }
     }
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid position: ")?;
-        match self {
-            PositionError::WrongFieldCount { found } => {
-                write!(f, "expected 5 fields (board side hands rotation ply), found {found}")
-            }
-            PositionError::BadSpacing => {
-                f.write_str("fields must be separated by single spaces, with no leading or trailing space")
-            }
-            PositionError::BadPly { text } => {
-                write!(f, "ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")
-            }
-            PositionError::Side(error) => write!(f, "side: {error}"),
-            PositionError::Rotation(error) => write!(f, "rotation: {error}"),
-            PositionError::WrongRankCount { found } => {
-                write!(f, "board: expected 6 ranks separated by '/', found {found}")
-            }
-            PositionError::BadRun { rank, run } => write!(f, "board rank {rank}: '{run}' is not an empty run 1-6"),
-            PositionError::WrongRankLength { rank, text, points } => {
-                write!(f, "board rank {rank} '{text}' describes {points} points, not 6")
-            }
-            PositionError::UnknownPod { place, letter } => write!(f, "{place}: '{letter}' is not a pod of this set"),
-            PositionError::DuplicatePod { place, letter } => write!(f, "{place}: pod '{letter}' appears twice"),
-            PositionError::HandsOutOfOrder { letter } => write!(
-                f,
-                "hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
-                 (lowercase), each in alphabetical order"
-            ),
-            PositionError::EmptyHand { side } => {
-                write!(f, "in the advanced game the side to move ({}) cannot have an empty hand", side.name())
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Marks an empty point in `Position::points`.
 const NO_POD: u8 = u8::MAX;

@@ -37,19 +37,12 @@ impl fmt::Display for Variant {
 
 /// Why a text is not a variant: it is neither `standard` nor `advanced`
 /// (in any case).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a variant: expected 'standard' or 'advanced'")]
 pub struct VariantParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for VariantParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a variant: expected 'standard' or 'advanced'", self.text)
-    }
-}
-
-impl std::error::Error for VariantParseError {}
 
 impl FromStr for Variant {
     type Err = VariantParseError;

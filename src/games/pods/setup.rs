@@ -2,7 +2,6 @@
 //! the placement rule, evaluation weights), how they make a game, and the
 //! positions `podium bench` searches.
 
-use std::fmt;
 use std::sync::Arc;
 
 use super::{
@@ -98,28 +97,19 @@ impl GameType for Pods {
 }
 
 /// Why Pods parameters do not make a game: the parameter and its problem.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SetupError {
+    #[error("{VARIANT}: {0}")]
     Variant(VariantParseError),
+    #[error("{ROTATION}: {0}")]
     Rotation(RotationParseError),
+    #[error("{BOARD} (one-line form): {0}")]
     Board(BoardError),
+    #[error("{PODS}: {0}")]
     Pods(PodSetError),
+    #[error("{EVAL_WEIGHTS}: {0}")]
     Weights(WeightsError),
 }
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Variant(error) => write!(f, "{VARIANT}: {error}"),
-            SetupError::Rotation(error) => write!(f, "{ROTATION}: {error}"),
-            SetupError::Board(error) => write!(f, "{BOARD} (one-line form): {error}"),
-            SetupError::Pods(error) => write!(f, "{PODS}: {error}"),
-            SetupError::Weights(error) => write!(f, "{EVAL_WEIGHTS}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 /// Pods with its parameters read: the rules (tables built once), the start's
 /// rotation and the evaluation's weights.

@@ -74,29 +74,18 @@ impl fmt::Display for Point {
 }
 
 /// Why a text is not a point. Each variant holds the text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PointParseError {
     /// Not two bytes long.
+    #[error("'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")]
     WrongLength { text: String },
     /// The first byte is not a file `a`-`f`.
+    #[error("'{text}' is not a point: file must be a-f")]
     BadFile { text: String },
     /// The second byte is not a rank `1`-`6`.
+    #[error("'{text}' is not a point: rank must be 1-6")]
     BadRank { text: String },
 }
-
-impl fmt::Display for PointParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PointParseError::WrongLength { text } => {
-                write!(f, "'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")
-            }
-            PointParseError::BadFile { text } => write!(f, "'{text}' is not a point: file must be a-f"),
-            PointParseError::BadRank { text } => write!(f, "'{text}' is not a point: rank must be 1-6"),
-        }
-    }
-}
-
-impl std::error::Error for PointParseError {}
 
 impl FromStr for Point {
     type Err = PointParseError;
@@ -201,19 +190,12 @@ impl fmt::Display for Direction {
 }
 
 /// Why a text is not a direction: it is none of the eight names.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a direction: expected one of N NE E SE S SW W NW")]
 pub struct DirectionParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for DirectionParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a direction: expected one of N NE E SE S SW W NW", self.text)
-    }
-}
-
-impl std::error::Error for DirectionParseError {}
 
 impl FromStr for Direction {
     type Err = DirectionParseError;
@@ -349,33 +331,18 @@ impl fmt::Display for Bitboard {
 }
 
 /// Why a text is not a bitboard. Each variant holds the whole text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum BitboardParseError {
     /// The text does not split into 6 ranks at `/`; `found` is how many it has.
+    #[error("'{text}' is not a bitboard: expected 6 ranks separated by '/'")]
     WrongRankCount { text: String, found: usize },
     /// Rank `rank` (1-6) is `cells` bytes long instead of 6.
+    #[error("'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")]
     WrongRankLength { text: String, rank: u8, cells: usize },
     /// `cell` is neither `x` nor `.`.
+    #[error("'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")]
     BadCell { text: String, cell: char },
 }
-
-impl fmt::Display for BitboardParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BitboardParseError::WrongRankCount { text, .. } => {
-                write!(f, "'{text}' is not a bitboard: expected 6 ranks separated by '/'")
-            }
-            BitboardParseError::WrongRankLength { text, rank, cells } => {
-                write!(f, "'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")
-            }
-            BitboardParseError::BadCell { text, cell } => {
-                write!(f, "'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for BitboardParseError {}
 
 impl FromStr for Bitboard {
     type Err = BitboardParseError;
@@ -447,19 +414,12 @@ impl fmt::Display for Side {
 }
 
 /// Why a text is not a side: it is neither `w` nor `b`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a side: expected 'w' or 'b'")]
 pub struct SideParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for SideParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a side: expected 'w' or 'b'", self.text)
-    }
-}
-
-impl std::error::Error for SideParseError {}
 
 impl FromStr for Side {
     type Err = SideParseError;
@@ -506,19 +466,12 @@ impl fmt::Display for Rotation {
 }
 
 /// Why a text is not a rotation: it is none of `0`, `90`, `180`, `270`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a rotation: expected 0, 90, 180 or 270")]
 pub struct RotationParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for RotationParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a rotation: expected 0, 90, 180 or 270", self.text)
-    }
-}
-
-impl std::error::Error for RotationParseError {}
 
 impl FromStr for Rotation {
     type Err = RotationParseError;

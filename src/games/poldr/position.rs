@@ -54,24 +54,15 @@ pub struct Position {
 }
 
 /// What is wrong with the settings of a new game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    #[error("board size {0} is not from {MIN_SIZE} to {MAX_SIZE}")]
     Size(u8),
+    #[error("{0} players: POLD.R is for 2 or 3")]
     Players(u8),
+    #[error("{0} bricks: each player has 1 to {MAX_BRICKS}")]
     Bricks(u8),
 }
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Size(size) => write!(f, "board size {size} is not from {MIN_SIZE} to {MAX_SIZE}"),
-            SetupError::Players(players) => write!(f, "{players} players: POLD.R is for 2 or 3"),
-            SetupError::Bricks(bricks) => write!(f, "{bricks} bricks: each player has 1 to {MAX_BRICKS}"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 impl Position {
     /// The empty board with every reserve full, Blue to move.
@@ -604,115 +595,71 @@ impl Position {
 pub const LARGEST_PLY: u64 = i64::MAX as u64;
 
 /// What is wrong with a position line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    #[error(
+        "invalid position: expected 6 fields (board side reserves phase ply changed), found {found}: the start is \
+         5/5/5/5/5 b 16,16 1 0 -,-"
+    )]
     FieldCount { found: usize },
+    #[error("invalid position: fields must be separated by single spaces")]
     Spacing,
+    #[error("invalid position: board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
     RankCount { ranks: usize },
+    #[error("invalid position: board rank {rank} describes {cells} cells, not {size}")]
     RankLength { rank: u8, cells: usize, size: u8 },
+    #[error(
+        "invalid position: board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
+    )]
     BadBoardChar { rank: u8, found: char },
+    #[error("invalid position: board: more than one pawn")]
     SecondPawn,
+    #[error("invalid position: board: more than one {} marker", .0.name())]
     SecondMarker(Seat),
+    #[error("invalid position: board: '{found}' belongs to a seat beyond the {players} players")]
     NoSuchSeat { found: char, players: usize },
+    #[error("invalid position: side: '{0}' is not b, y or r")]
     BadSide(String),
+    #[error("invalid position: reserves: '{0}' is not 2 or 3 whole numbers separated by ','")]
     BadReserves(String),
+    #[error("invalid position: reserves: {found} numbers, but POLD.R is for 2 or 3 players")]
     ReserveCount { found: usize },
+    #[error("invalid position: reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", .seat.name())]
     ReserveTooLarge { seat: Seat, reserve: u64 },
+    #[error("invalid position: phase: '{0}' is not 1 or 2")]
     BadPhase(String),
+    #[error("invalid position: ply: '{0}' is not a whole number from 0 to {LARGEST_PLY}")]
     BadPly(String),
+    #[error("invalid position: changed: '{0}' is not a ply or '-' per player, separated by ','")]
     BadChanged(String),
+    #[error("invalid position: changed: {found} entries for {players} players")]
     ChangedCount { found: usize, players: usize },
+    #[error("invalid position: side: {} is to move at this ply, not {}", .expected.name(), .found.name())]
     WrongSide { expected: Seat, found: Seat },
+    #[error("invalid position: {} has a marker on the board but no reserve change in 'changed'", .0.name())]
     MarkerWithoutChange(Seat),
+    #[error("invalid position: {} has a reserve change in 'changed' but no marker on the board", .0.name())]
     ChangeWithoutMarker(Seat),
+    #[error("invalid position: {} has bricks on the board but no marker", .0.name())]
     BricksWithoutMarker(Seat),
+    #[error("invalid position: changed: {}'s ply {ply} is not from 1 to the position's ply", .seat.name())]
     ChangeOutOfRange { seat: Seat, ply: u64 },
+    #[error("invalid position: changed: ply {ply} does not follow a turn of {}", .seat.name())]
     ChangeNotOnOwnTurn { seat: Seat, ply: u64 },
+    #[error("invalid position: changed: two players at the same ply {0}")]
     SameChangePly(u64),
+    #[error("invalid position: {} has had a turn in the building phase but has no marker on the board", .0.name())]
     MarkerMissing(Seat),
+    #[error("invalid position: at ply 0 the board is empty, the phase is 1 and no reserve has changed")]
     StartNotEmpty,
+    #[error("invalid position: after ply 0 the pawn is on the board")]
     NoPawn,
+    #[error(
+        "invalid position: {} has an empty reserve: only the player who just moved may, in the building phase",
+        .0.name()
+    )]
     EmptyReserve(Seat),
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid position: ")?;
-        match self {
-            PositionError::FieldCount { found } => write!(
-                f,
-                "expected 6 fields (board side reserves phase ply changed), found {found}: the start is 5/5/5/5/5 b 16,16 1 0 -,-"
-            ),
-            PositionError::Spacing => f.write_str("fields must be separated by single spaces"),
-            PositionError::RankCount { ranks } => {
-                write!(f, "board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")
-            }
-            PositionError::RankLength { rank, cells, size } => {
-                write!(f, "board rank {rank} describes {cells} cells, not {size}")
-            }
-            PositionError::BadBoardChar { rank, found } => write!(
-                f,
-                "board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
-            ),
-            PositionError::SecondPawn => f.write_str("board: more than one pawn"),
-            PositionError::SecondMarker(seat) => write!(f, "board: more than one {} marker", seat.name()),
-            PositionError::NoSuchSeat { found, players } => {
-                write!(f, "board: '{found}' belongs to a seat beyond the {players} players")
-            }
-            PositionError::BadSide(text) => write!(f, "side: '{text}' is not b, y or r"),
-            PositionError::BadReserves(text) => {
-                write!(f, "reserves: '{text}' is not 2 or 3 whole numbers separated by ','")
-            }
-            PositionError::ReserveCount { found } => {
-                write!(f, "reserves: {found} numbers, but POLD.R is for 2 or 3 players")
-            }
-            PositionError::ReserveTooLarge { seat, reserve } => {
-                write!(f, "reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", seat.name())
-            }
-            PositionError::BadPhase(text) => write!(f, "phase: '{text}' is not 1 or 2"),
-            PositionError::BadPly(text) => write!(f, "ply: '{text}' is not a whole number from 0 to {LARGEST_PLY}"),
-            PositionError::BadChanged(text) => {
-                write!(f, "changed: '{text}' is not a ply or '-' per player, separated by ','")
-            }
-            PositionError::ChangedCount { found, players } => {
-                write!(f, "changed: {found} entries for {players} players")
-            }
-            PositionError::WrongSide { expected, found } => {
-                write!(f, "side: {} is to move at this ply, not {}", expected.name(), found.name())
-            }
-            PositionError::MarkerWithoutChange(seat) => {
-                write!(f, "{} has a marker on the board but no reserve change in 'changed'", seat.name())
-            }
-            PositionError::ChangeWithoutMarker(seat) => {
-                write!(f, "{} has a reserve change in 'changed' but no marker on the board", seat.name())
-            }
-            PositionError::BricksWithoutMarker(seat) => {
-                write!(f, "{} has bricks on the board but no marker", seat.name())
-            }
-            PositionError::ChangeOutOfRange { seat, ply } => {
-                write!(f, "changed: {}'s ply {ply} is not from 1 to the position's ply", seat.name())
-            }
-            PositionError::ChangeNotOnOwnTurn { seat, ply } => {
-                write!(f, "changed: ply {ply} does not follow a turn of {}", seat.name())
-            }
-            PositionError::SameChangePly(ply) => write!(f, "changed: two players at the same ply {ply}"),
-            PositionError::MarkerMissing(seat) => {
-                write!(f, "{} has had a turn in the building phase but has no marker on the board", seat.name())
-            }
-            PositionError::StartNotEmpty => {
-                f.write_str("at ply 0 the board is empty, the phase is 1 and no reserve has changed")
-            }
-            PositionError::NoPawn => f.write_str("after ply 0 the pawn is on the board"),
-            PositionError::EmptyReserve(seat) => write!(
-                f,
-                "{} has an empty reserve: only the player who just moved may, in the building phase",
-                seat.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Digits only (`+5` and `-0` are not numbers here); leading zeros are read.
 fn whole_number(text: &str) -> Option<u64> {

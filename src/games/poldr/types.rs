@@ -48,23 +48,12 @@ impl Cell {
 }
 
 /// Why a text is not a cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CellParseError {
     /// Not a letter `a`-`i` followed by a digit `1`-`9`.
+    #[error("'{0}' is not a cell: write a file a-i and a rank 1-9, as c3")]
     Malformed(String),
 }
-
-impl fmt::Display for CellParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CellParseError::Malformed(text) => {
-                write!(f, "'{text}' is not a cell: write a file a-i and a rank 1-9, as c3")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CellParseError {}
 
 impl FromStr for Cell {
     type Err = CellParseError;
@@ -193,20 +182,11 @@ impl Seat {
 }
 
 /// Why a text is not a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SeatParseError {
+    #[error("'{0}' is not a player: write b, y or r")]
     Unknown(String),
 }
-
-impl fmt::Display for SeatParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SeatParseError::Unknown(text) => write!(f, "'{text}' is not a player: write b, y or r"),
-        }
-    }
-}
-
-impl std::error::Error for SeatParseError {}
 
 /// The side-to-move letter of a position line: `b`, `y` or `r`.
 impl FromStr for Seat {
