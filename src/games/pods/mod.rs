@@ -19,7 +19,7 @@ mod tunables;
 pub mod tune;
 mod types;
 
-pub use adapter::PodsGame;
+pub use adapter::PodsAdapter;
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use endgame::{least_placements, most_placements, standard_verdict};
 pub use eval::{EvalTerms, FEATURES, Feature, Weights, WeightsError, evaluate_terms};

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
+use super::{Game, Move, MoveList, Outcome, PodsAdapter, Point, Side, Weights, perft, perft_until};
 use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
@@ -30,8 +30,8 @@ impl PodsSession {
         &self.game
     }
 
-    fn search_game(&self) -> PodsGame {
-        PodsGame::new(Arc::clone(self.game.rules()), self.game.max_plies()).with_weights(self.weights)
+    fn adapter(&self) -> PodsAdapter {
+        PodsAdapter::new(Arc::clone(self.game.rules()), self.game.max_plies()).with_weights(self.weights)
     }
 }
 
@@ -148,7 +148,7 @@ impl Session for PodsSession {
         if let Some(outcome) = self.game.outcome() {
             return format!("eval none: game over, {outcome}");
         }
-        let terms = self.search_game().evaluate_terms(position);
+        let terms = self.adapter().evaluate_terms(position);
         format!("eval {} to move: {terms}", position.side_to_move().name())
     }
 
@@ -163,7 +163,7 @@ impl Session for PodsSession {
         let history = self.game.history();
         let before_root = &history[..history.len().saturating_sub(1)];
         search_in_notation(
-            &self.search_game(),
+            &self.adapter(),
             self.game.position(),
             before_root,
             searcher,

@@ -14,7 +14,7 @@ mod tunables;
 mod types;
 mod zobrist;
 
-pub use adapter::PoldrGame;
+pub use adapter::PoldrAdapter;
 pub use eval::{EvalTerms, SeatTerms, Weights};
 pub use geometry::Geometry;
 pub use moves::{Illegal, Move, MoveParseError};

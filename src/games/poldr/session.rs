@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::adapter::PoldrGame;
+use super::adapter::PoldrAdapter;
 use super::moves::Move;
 use super::perft::{perft, perft_until};
 use super::position::Position;
@@ -162,7 +162,7 @@ impl Session for PoldrSession {
         if let Some((_, description)) = self.outcome() {
             return format!("eval none: game over, {description}");
         }
-        let terms = PoldrGame::default().evaluate_terms(&self.position);
+        let terms = PoldrAdapter::default().evaluate_terms(&self.position);
         let mover = self.position.mover();
         format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
     }
@@ -175,6 +175,6 @@ impl Session for PoldrSession {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        search_in_notation(&PoldrGame::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
+        search_in_notation(&PoldrAdapter::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
     }
 }
