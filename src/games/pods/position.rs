@@ -429,7 +429,7 @@ impl Position {
         rules.variant() == Variant::Advanced && self.hands[self.side_to_move.opponent().index()].is_empty()
     }
 
-    /// The game's result as far as this position tells (no history: see `Game`).
+    /// The game's result as far as this position tells (no history: see `GameRecord`).
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
         let opponent = self.side_to_move.opponent();
         if self.last_mover_emptied_hand(rules) {

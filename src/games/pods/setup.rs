@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::{
-    Board, BoardError, Game, PodSet, PodSetError, PodsSession, Position, Rotation, RotationParseError, Rules, Variant,
-    VariantParseError, Weights, WeightsError,
+    Board, BoardError, GameRecord, PodSet, PodSetError, PodsSession, Position, Rotation, RotationParseError, Rules,
+    Variant, VariantParseError, Weights, WeightsError,
 };
 use crate::games::Session;
 use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, TuneRequest, Values};
@@ -132,7 +132,7 @@ impl PodsSetup {
     }
 
     fn session(&self, position: Position) -> Box<dyn Session> {
-        Box::new(PodsSession::new(Game::new(Arc::clone(&self.rules), position)).with_weights(self.weights))
+        Box::new(PodsSession::new(GameRecord::new(Arc::clone(&self.rules), position)).with_weights(self.weights))
     }
 }
 
@@ -220,7 +220,7 @@ mod tests {
         }
         for position in &BENCH_POSITIONS {
             let rules = Arc::new(Rules::default_for(position.variant));
-            let mut game = Game::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0));
+            let mut game = GameRecord::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0));
             for text in position.moves.split_whitespace() {
                 game.play(text.parse().expect(text)).expect(text);
             }

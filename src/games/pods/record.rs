@@ -1,5 +1,5 @@
-//! A game: the start position, the moves played and what the history decides
-//! beyond a single position (repetition, ply limit, forfeits).
+//! A game record: the start position, the moves played and what the history
+//! decides beyond a single position (repetition, ply limit, forfeits).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -10,7 +10,7 @@ use super::ruleset::{Rules, Variant};
 use super::types::Side;
 
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct GameRecord {
     rules: Arc<Rules>,
     start: Position,
     position: Position,
@@ -26,9 +26,9 @@ pub struct Game {
     max_plies: u32,
 }
 
-impl Game {
-    pub fn new(rules: Arc<Rules>, start: Position) -> Game {
-        Game {
+impl GameRecord {
+    pub fn new(rules: Arc<Rules>, start: Position) -> GameRecord {
+        GameRecord {
             rules,
             start,
             position: start,
@@ -40,7 +40,7 @@ impl Game {
         }
     }
 
-    pub fn with_max_plies(mut self, max_plies: u32) -> Game {
+    pub fn with_max_plies(mut self, max_plies: u32) -> GameRecord {
         self.set_max_plies(max_plies);
         self
     }
