@@ -31,8 +31,8 @@ fn play(
     searcher.clear();
     let signals = Signals::default();
     loop {
-        if let Some(ending) = game.ending() {
-            return ending.winner;
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner;
         }
         let mv = if game.mover() == podium_seat {
             search_and_report(searcher, game.as_ref(), limits, &[], &signals, |_| {})

@@ -25,8 +25,8 @@ pub struct Analysis {
 /// does not depend on what was searched before).
 pub fn analyse(searcher: &mut Searcher, session: &dyn Session, limits: &Limits) -> Analysis {
     searcher.clear();
-    if let Some(ending) = session.ending() {
-        return Analysis { lines: Vec::new(), best_move: None, game_over: Some(ending.to_string()), proven: None };
+    if let Some(outcome) = session.outcome() {
+        return Analysis { lines: Vec::new(), best_move: None, game_over: Some(outcome.to_string()), proven: None };
     }
     let mut lines: Vec<Info> = Vec::new();
     // The last forced result reported: after a proved loss the search goes

@@ -22,16 +22,17 @@ use std::time::Instant;
 
 use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
 
-/// How a game in progress ended, for any game.
+/// How a game ended, for any game: a game's own typed outcome seen through
+/// text, as the layers above the games read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
+pub struct Outcome {
     /// The winning seat (0 = the first player), `None` for a draw.
     pub winner: Option<usize>,
     /// The game's own words, as `White wins (empty hand)`.
     pub description: String,
 }
 
-impl fmt::Display for Ending {
+impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.description)
     }
@@ -80,7 +81,7 @@ pub trait Session: Send {
     /// The seat's name for people, as `White` or `Blue`.
     fn seat_name(&self, seat: usize) -> &'static str;
     /// The result, once the game is over (a forfeit included).
-    fn ending(&self) -> Option<Ending>;
+    fn outcome(&self) -> Option<Outcome>;
     /// The legal moves in notation; none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in notation, if it is legal and the game goes on.

@@ -320,7 +320,7 @@ impl Engine {
             }
         };
         self.stop_search();
-        if let Some(ending) = self.session.ending() {
+        if let Some(ending) = self.session.outcome() {
             self.output.lines([format!("info string game over: {ending}"), BestMove::default().to_string()]);
             return;
         }
@@ -344,7 +344,7 @@ impl Engine {
         let mover = self.session.mover();
         let limits = params.limits(mover, self.session.seat_name(mover), self.settings.move_overhead)?;
         let mut root_moves = Vec::new();
-        if self.session.ending().is_none() {
+        if self.session.outcome().is_none() {
             for text in &params.searchmoves {
                 let mv = self
                     .session
@@ -398,7 +398,7 @@ impl Engine {
     }
 
     fn query(&self, query: Query) {
-        let ending = self.session.ending();
+        let ending = self.session.outcome();
         let answer = match query {
             Query::GameOver => ending.is_some().to_string(),
             Query::P1Turn => (self.session.mover() == 0).to_string(),

@@ -133,7 +133,7 @@ pub fn search_and_report(
     signals: &Signals,
     mut emit: impl FnMut(&SearchInfo),
 ) -> BestMove {
-    if game.ending().is_some() {
+    if game.outcome().is_some() {
         return BestMove::default();
     }
     let several_lines = searcher.lines() > 1;

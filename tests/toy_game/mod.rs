@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use podium::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
-use podium::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use podium::games::{Outcome, PlayError, Session, read_move, search_in_notation};
 use podium::search::{GameKnowledge, GameRules, Limits, Policy, Progress, SearchGame, SearchResult, Searcher, Signals};
 
 /// The registry's entry.
@@ -258,13 +258,13 @@ impl Session for Game {
         ["First", "Second"].get(seat).copied().unwrap_or("?")
     }
 
-    fn ending(&self) -> Option<Ending> {
+    fn outcome(&self) -> Option<Outcome> {
         let winner = match self.forfeited {
             Some(loser) => 1 - loser,
             None if self.position.stones == 0 => 1 - self.position.mover,
             None => return None,
         };
-        Some(Ending { winner: Some(winner), description: format!("{} wins", self.seat_name(winner)) })
+        Some(Outcome { winner: Some(winner), description: format!("{} wins", self.seat_name(winner)) })
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -285,7 +285,7 @@ impl Session for Game {
     }
 
     fn forfeit(&mut self) {
-        if self.ending().is_none() {
+        if self.outcome().is_none() {
             self.forfeited = Some(self.position.mover);
         }
     }

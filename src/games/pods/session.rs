@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use crate::games::{self, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 #[derive(Clone)]
@@ -60,8 +60,8 @@ impl Session for PodsSession {
         Side::BOTH.get(seat).map_or("?", |side| side.name())
     }
 
-    fn ending(&self) -> Option<Ending> {
-        self.record.outcome().map(|outcome| Ending {
+    fn outcome(&self) -> Option<games::Outcome> {
+        self.record.outcome().map(|outcome| games::Outcome {
             winner: match outcome {
                 Outcome::Win { winner, .. } => Some(winner.index()),
                 Outcome::Draw(_) => None,
