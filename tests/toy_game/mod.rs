@@ -208,18 +208,18 @@ impl SearchGame for Rules {
 
 impl GameSetup for Rules {
     fn start(&self) -> Box<dyn Session> {
-        Box::new(Game { rules: *self, position: Position { stones: self.start, mover: 0 }, forfeited: None })
+        Box::new(ToySession { rules: *self, position: Position { stones: self.start, mover: 0 }, forfeited: None })
     }
 
     fn session_at(&self, line: &str) -> Result<Box<dyn Session>, GameError> {
         let position = line.parse().map_err(GameError::new)?;
-        Ok(Box::new(Game { rules: *self, position, forfeited: None }))
+        Ok(Box::new(ToySession { rules: *self, position, forfeited: None }))
     }
 }
 
 /// A game in progress.
 #[derive(Clone)]
-pub struct Game {
+pub struct ToySession {
     rules: Rules,
     position: Position,
     /// The seat that played an illegal move.
@@ -233,7 +233,7 @@ fn perft(rules: &Rules, position: &Position, depth: u32) -> u64 {
     rules.moves(position).into_iter().map(|mv| perft(rules, &Rules::after(position, mv), depth - 1)).sum()
 }
 
-impl Session for Game {
+impl Session for ToySession {
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(self.clone())
     }
@@ -323,7 +323,7 @@ impl Session for Game {
     }
 }
 
-impl Game {
+impl ToySession {
     fn legal(&self, text: &str) -> Result<Take, PlayError> {
         let mv: Take = read_move(text)?;
         if self.forfeited.is_some() {
