@@ -206,7 +206,7 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
 }
 
 /// The first move the game allows, for when the search has none to give.
-pub fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) -> Option<G::Move> {
+pub(crate) fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(position, &mut moves);
     moves.first().copied()

@@ -294,7 +294,7 @@ pub struct TuneRequest {
 /// A command the game does not offer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{game} has no {what}")]
-pub struct Unsupported {
+pub(crate) struct Unsupported {
     /// The game's name.
     pub game: &'static str,
     /// What was asked of it.

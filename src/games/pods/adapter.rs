@@ -23,13 +23,13 @@ impl PodsAdapter {
     }
 
     /// The same game evaluated with other weights, for tuning.
-    pub fn with_weights(mut self, weights: Weights) -> PodsAdapter {
+    pub(crate) fn with_weights(mut self, weights: Weights) -> PodsAdapter {
         self.weights = weights;
         self
     }
 
     /// The static evaluation's terms, for people (the `eval` command).
-    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+    pub(crate) fn evaluate_terms(&self, position: &Position) -> EvalTerms {
         evaluate_terms(&self.rules, position, &self.weights).0
     }
 }

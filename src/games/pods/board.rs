@@ -76,7 +76,7 @@ impl Default for Board {
 
 impl Board {
     /// A board with no lines at all.
-    pub const fn unconnected() -> Board {
+    pub(crate) const fn unconnected() -> Board {
         Board { links: [Bitboard::EMPTY; 8] }
     }
 
@@ -86,7 +86,7 @@ impl Board {
     }
 
     /// Every point joined to its neighbour in `dir`.
-    pub fn links(&self, dir: Direction) -> Bitboard {
+    pub(crate) fn links(&self, dir: Direction) -> Bitboard {
         self.links[dir.index()]
     }
 
@@ -104,7 +104,7 @@ impl Board {
 
     /// The board turned clockwise by `rotation`: the line (x, y)-(x', y')
     /// goes to (y, 5-x)-(y', 5-x') for each quarter turn.
-    pub fn rotated(&self, rotation: Rotation) -> Board {
+    pub(crate) fn rotated(&self, rotation: Rotation) -> Board {
         let mut board = *self;
         for _ in 0..rotation.quarter_turns() {
             let mut turned = Board::unconnected();

@@ -157,7 +157,7 @@ pub enum Illegal {
 }
 
 /// Most moves a position can have: every pod on every point, plus moves.
-pub const MAX_MOVES: usize = 1024;
+pub(crate) const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves, filled by move generation without allocating.
 pub struct MoveList {

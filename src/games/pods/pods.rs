@@ -6,7 +6,7 @@ use std::str::FromStr;
 use super::types::{Direction, DirectionParseError, Side};
 
 /// The most pods a set may hold.
-pub const MAX_PODS: usize = 16;
+pub(crate) const MAX_PODS: usize = 16;
 
 /// The default set, White's legs as they stand on the board.
 pub const DEFAULT_POD_SET: &str = "A=W:s,E:s;B=N:l,S:s;C=NW:s,SW:s,E:s;D=N:s,SW:l,SE:l;\
@@ -38,7 +38,7 @@ impl Pod {
     }
 
     /// The pod and side a letter stands for (`A`..`P`, `a`..`p`).
-    pub fn from_letter(letter: char) -> Option<(Pod, Side)> {
+    pub(crate) fn from_letter(letter: char) -> Option<(Pod, Side)> {
         match letter {
             'A'..='P' => Some((Pod(letter as u8 - b'A'), Side::White)),
             'a'..='p' => Some((Pod(letter as u8 - b'a'), Side::Black)),
@@ -79,7 +79,7 @@ impl FromStr for Pod {
 pub struct PodMask(pub u16);
 
 impl PodMask {
-    pub const EMPTY: PodMask = PodMask(0);
+    pub(crate) const EMPTY: PodMask = PodMask(0);
 
     pub const fn first(count: usize) -> PodMask {
         PodMask(((1u32 << count) - 1) as u16)
@@ -140,7 +140,7 @@ pub struct PodShape {
 }
 
 impl PodShape {
-    pub fn is_bipod(&self) -> bool {
+    pub(crate) fn is_bipod(&self) -> bool {
         self.legs.len() == 2
     }
 
@@ -223,7 +223,7 @@ impl PodSet {
     }
 
     /// The set's two-legged pods.
-    pub fn bipods(&self) -> PodMask {
+    pub(crate) fn bipods(&self) -> PodMask {
         let mut mask = PodMask::EMPTY;
         for (index, shape) in self.shapes.iter().enumerate() {
             if shape.is_bipod() {

@@ -360,7 +360,7 @@ impl Position {
     }
 
     /// Whether the first-move rule (a two-legged pod, no moves) is in force.
-    pub fn is_first_move(&self) -> bool {
+    pub(crate) fn is_first_move(&self) -> bool {
         self.side_to_move == Side::White && self.ply == 0
     }
 
@@ -425,7 +425,7 @@ impl Position {
 
     /// Whether the game ended with the last action: in the advanced game the
     /// side that just moved has emptied its hand.
-    pub fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
+    pub(crate) fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
         rules.variant() == Variant::Advanced && self.hands[self.side_to_move.opponent().index()].is_empty()
     }
 
@@ -462,7 +462,7 @@ impl Position {
     /// points where `side` could place it if it were `side`'s turn (the
     /// first-move rule aside).
     #[inline(always)]
-    pub fn placements_for(&self, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
+    pub(crate) fn placements_for(&self, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
         for pod in PodMask(pods.0 & self.hands[side.index()].0) {
             visit(pod, self.reach[side.index()][pod.index()]);
         }
@@ -521,7 +521,7 @@ impl Position {
     }
 
     /// What `side` could place now, if it were its turn (the first-move rule aside).
-    pub fn placement_summary(&self, side: Side) -> PlacementSummary {
+    pub(crate) fn placement_summary(&self, side: Side) -> PlacementSummary {
         self.summaries[side.index()]
     }
 
@@ -595,7 +595,7 @@ impl Position {
     /// What the advanced game's evaluation asks of the pods on the board,
     /// in one pass over them: the side to move's legal pod moves, and how
     /// many of each side's pods have a single liberty left.
-    pub fn pod_mobility(&self, rules: &Rules) -> PodMobility {
+    pub(crate) fn pod_mobility(&self, rules: &Rules) -> PodMobility {
         let mut mobility = PodMobility::default();
         if self.last_mover_emptied_hand(rules) {
             return mobility;
@@ -624,7 +624,7 @@ impl Position {
 
     /// Calls `visit` with every legal move, placements first.
     #[inline]
-    pub fn for_each_move(&self, rules: &Rules, mut visit: impl FnMut(Move)) {
+    pub(crate) fn for_each_move(&self, rules: &Rules, mut visit: impl FnMut(Move)) {
         if self.last_mover_emptied_hand(rules) {
             return;
         }
@@ -653,7 +653,7 @@ impl Position {
 
     /// The key after `mv` if no pod comes off (always so in the standard
     /// game), without playing it.
-    pub fn hash_after(&self, rules: &Rules, mv: Move) -> u64 {
+    pub(crate) fn hash_after(&self, rules: &Rules, mv: Move) -> u64 {
         let keys = &rules.zobrist;
         let side = self.side_to_move.index();
         let moved = match mv.kind() {
@@ -670,7 +670,7 @@ impl Position {
 
     /// How many points the opponent could place on now that `mv` takes or
     /// attacks (0 for a move of a pod on the board).
-    pub fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
+    pub(crate) fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
         match mv.kind() {
             MoveKind::Place { pod, to } => {
                 let closed = rules.geometry(self.rotation).closed_by_placement(self.side_to_move, pod, to);
@@ -780,7 +780,7 @@ impl Position {
     /// the parent's fields, not read back from the copy just made, which
     /// would wait for the copy's wide stores to land.
     #[inline]
-    pub fn become_after(&mut self, parent: &Position, rules: &Rules, mv: Move) {
+    pub(crate) fn become_after(&mut self, parent: &Position, rules: &Rules, mv: Move) {
         let side = parent.side_to_move;
         let us = side.index();
         let geometry = rules.geometry(parent.rotation);

@@ -136,14 +136,14 @@ impl Geometry {
     /// The points a placement of `pod` by `side` on `to` closes to the
     /// opponent: the point itself and every point the pod attacks from it.
     #[inline(always)]
-    pub fn closed_by_placement(&self, side: Side, pod: Pod, to: Point) -> Bitboard {
+    pub(crate) fn closed_by_placement(&self, side: Side, pod: Pod, to: Point) -> Bitboard {
         to.bit() | self.attacks[side.index()][pod.index()][to.index()]
     }
 
     /// The points from which a long leg in `dir` reaches a point of `set`:
     /// along linked points, through whatever stands between.
     #[inline(always)]
-    pub fn long_leg_hits(&self, dir: Direction, set: Bitboard) -> Bitboard {
+    pub(crate) fn long_leg_hits(&self, dir: Direction, set: Bitboard) -> Bitboard {
         let links = self.links[dir.index()];
         // Grow backwards from the set by 1, 2 and 4 steps (a line is at most
         // five steps long), each only where every step is linked.

@@ -21,13 +21,9 @@ impl PodsSession {
     }
 
     /// The same game evaluated with other weights.
-    pub fn with_weights(mut self, weights: Weights) -> PodsSession {
+    pub(crate) fn with_weights(mut self, weights: Weights) -> PodsSession {
         self.weights = weights;
         self
-    }
-
-    pub fn record(&self) -> &GameRecord {
-        &self.record
     }
 
     fn adapter(&self) -> PodsAdapter {

@@ -12,7 +12,7 @@ use crate::games::Session;
 use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, TuneRequest, Values};
 
 /// The registry's entry for Pods.
-pub struct Pods;
+pub(crate) struct Pods;
 
 const VARIANT: &str = "Variant";
 const ROTATION: &str = "Rotation";
@@ -98,7 +98,7 @@ impl GameType for Pods {
 
 /// Why Pods parameters do not make a game: the parameter and its problem.
 #[derive(Debug, thiserror::Error)]
-pub enum SetupError {
+pub(crate) enum SetupError {
     #[error("{VARIANT}: {0}")]
     Variant(VariantParseError),
     #[error("{ROTATION}: {0}")]
@@ -113,7 +113,7 @@ pub enum SetupError {
 
 /// Pods with its parameters read: the rules (tables built once), the start's
 /// rotation and the evaluation's weights.
-pub struct PodsSetup {
+pub(crate) struct PodsSetup {
     rules: Arc<Rules>,
     rotation: Rotation,
     weights: Weights,

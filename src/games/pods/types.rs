@@ -8,7 +8,7 @@ use std::str::FromStr;
 /// Files and ranks on the 6x6 grid.
 pub const SIZE: u8 = 6;
 /// Number of points on the board.
-pub const POINTS: usize = 36;
+pub(crate) const POINTS: usize = 36;
 
 /// One of the 36 points, `index = rank * 6 + file` (a1 = 0, f6 = 35).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -60,7 +60,7 @@ impl Point {
         Point::from_coords(self.file() + dx, self.rank() + dy)
     }
 
-    pub const fn bit(self) -> Bitboard {
+    pub(crate) const fn bit(self) -> Bitboard {
         Bitboard(1 << self.0)
     }
 }
@@ -155,17 +155,17 @@ impl Direction {
     }
 
     /// Change of point index for one step (valid only where the step stays on the board).
-    pub const fn index_delta(self) -> i8 {
+    pub(crate) const fn index_delta(self) -> i8 {
         let (dx, dy) = self.delta();
         dy * SIZE as i8 + dx
     }
 
-    pub const fn reverse(self) -> Direction {
+    pub(crate) const fn reverse(self) -> Direction {
         Direction::from_index(self.index() + 4)
     }
 
     /// The direction after turning the board a quarter turn clockwise.
-    pub const fn turned_clockwise(self) -> Direction {
+    pub(crate) const fn turned_clockwise(self) -> Direction {
         Direction::from_index(self.index() + 2)
     }
 
@@ -210,8 +210,8 @@ impl FromStr for Direction {
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-    pub const FULL: Bitboard = Bitboard((1 << POINTS) - 1);
+    pub(crate) const EMPTY: Bitboard = Bitboard(0);
+    pub(crate) const FULL: Bitboard = Bitboard((1 << POINTS) - 1);
 
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -230,26 +230,26 @@ impl Bitboard {
     /// needs no branch on the sign), are garbage; callers mask them with a
     /// line mask, which only holds points whose neighbour in `dir` exists.
     #[inline(always)]
-    pub const fn pull(self, dir: Direction) -> Bitboard {
+    pub(crate) const fn pull(self, dir: Direction) -> Bitboard {
         self.pull_steps(dir, 1)
     }
 
     /// `pull` by `steps` steps at once: `result[p] = self[p + steps * dir]`,
     /// garbage where that point is off the board.
     #[inline(always)]
-    pub const fn pull_steps(self, dir: Direction, steps: i8) -> Bitboard {
+    pub(crate) const fn pull_steps(self, dir: Direction, steps: i8) -> Bitboard {
         Bitboard(self.0.rotate_right((dir.index_delta() * steps) as u32 & 63))
     }
 
     /// Every point numbered below the set's lowest one; all of them if the set is empty.
     #[inline(always)]
-    pub const fn below_first(self) -> Bitboard {
+    pub(crate) const fn below_first(self) -> Bitboard {
         Bitboard((self.0 & self.0.wrapping_neg()).wrapping_sub(1))
     }
 
     /// Every point numbered above the set's highest one; all of them if the set is empty.
     #[inline(always)]
-    pub const fn above_last(self) -> Bitboard {
+    pub(crate) const fn above_last(self) -> Bitboard {
         match u64::MAX.checked_shl(64 - self.0.leading_zeros()) {
             Some(bits) => Bitboard(bits),
             None => Bitboard::EMPTY,
@@ -450,11 +450,11 @@ impl Rotation {
         self as usize
     }
 
-    pub const fn quarter_turns(self) -> usize {
+    pub(crate) const fn quarter_turns(self) -> usize {
         self as usize
     }
 
-    pub const fn degrees(self) -> u32 {
+    pub(crate) const fn degrees(self) -> u32 {
         self as u32 * 90
     }
 }

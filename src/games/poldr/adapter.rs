@@ -22,7 +22,7 @@ impl Default for PoldrAdapter {
 
 impl PoldrAdapter {
     /// The evaluation's terms, for people (the `eval` command) and for `evaluate`.
-    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+    pub(crate) fn evaluate_terms(&self, position: &Position) -> EvalTerms {
         evaluate_terms(position, &self.weights)
     }
 }

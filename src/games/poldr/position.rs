@@ -125,7 +125,7 @@ impl Position {
         self.markers[seat.index()]
     }
 
-    pub fn bricks(&self, seat: Seat) -> Cells {
+    pub(crate) fn bricks(&self, seat: Seat) -> Cells {
         self.bricks[seat.index()]
     }
 
@@ -150,12 +150,12 @@ impl Position {
         self.hash
     }
 
-    pub fn geometry(&self) -> &'static Geometry {
+    pub(crate) fn geometry(&self) -> &'static Geometry {
         Geometry::of(self.size)
     }
 
     /// Every cell holding a piece.
-    pub fn occupied(&self) -> Cells {
+    pub(crate) fn occupied(&self) -> Cells {
         let mut occupied = self.bricks[0] | self.bricks[1] | self.bricks[2];
         for cell in self.pawn.iter().chain(self.markers.iter().flatten()) {
             occupied |= cell.bit();
@@ -163,7 +163,7 @@ impl Position {
         occupied
     }
 
-    pub fn empty(&self) -> Cells {
+    pub(crate) fn empty(&self) -> Cells {
         self.geometry().board & !self.occupied()
     }
 
@@ -268,7 +268,7 @@ impl Position {
     }
 
     /// Calls `visit` with every legal move; none once the game is over.
-    pub fn for_each_move(&self, mut visit: impl FnMut(Move)) {
+    pub(crate) fn for_each_move(&self, mut visit: impl FnMut(Move)) {
         if self.emptied_reserve().is_some() {
             return;
         }
@@ -314,7 +314,7 @@ impl Position {
         !self.seats().any(|seat| self.can_clear(seat))
     }
 
-    pub fn has_moves(&self) -> bool {
+    pub(crate) fn has_moves(&self) -> bool {
         !self.is_over()
     }
 
@@ -346,7 +346,7 @@ impl Position {
     /// Of `seats`, the one the scoring puts first: the most bricks in
     /// reserve, then the earliest last change (none counts as ply 0), then
     /// the earlier seat.
-    pub fn best_standing(&self, seats: impl Iterator<Item = Seat>) -> Option<Seat> {
+    pub(crate) fn best_standing(&self, seats: impl Iterator<Item = Seat>) -> Option<Seat> {
         seats.min_by_key(|&seat| {
             (std::cmp::Reverse(self.reserves[seat.index()]), self.changed[seat.index()].unwrap_or(0), seat)
         })
@@ -413,7 +413,7 @@ impl Position {
     }
 
     /// How many bricks the legal move `mv` places or takes back.
-    pub fn bricks_moved_by(&self, mv: Move) -> u32 {
+    pub(crate) fn bricks_moved_by(&self, mv: Move) -> u32 {
         let seat = self.mover().index();
         let geometry = self.geometry();
         let (interval, lifted) = match (mv, self.pawn, self.markers[seat]) {
@@ -544,7 +544,7 @@ impl Position {
 
     /// The position turned or reflected by symmetry `symmetry` (0 to 7, 0
     /// the identity): the same game, with every piece moved.
-    pub fn transformed(&self, symmetry: usize) -> Position {
+    pub(crate) fn transformed(&self, symmetry: usize) -> Position {
         let geometry = self.geometry();
         let map = |cell| geometry.transform(cell, symmetry, false);
         let mut image = *self;

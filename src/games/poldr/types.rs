@@ -5,13 +5,13 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The largest board side the rules allow.
-pub const MAX_SIZE: u8 = 9;
-pub const MIN_SIZE: u8 = 4;
+pub(crate) const MAX_SIZE: u8 = 9;
+pub(crate) const MIN_SIZE: u8 = 4;
 /// Cells are numbered `rank * MAX_SIZE + file` whatever the board's size, so
 /// a cell means the same on every board.
-pub const CELLS: usize = (MAX_SIZE * MAX_SIZE) as usize;
-pub const MAX_PLAYERS: usize = 3;
-pub const MAX_BRICKS: u8 = 40;
+pub(crate) const CELLS: usize = (MAX_SIZE * MAX_SIZE) as usize;
+pub(crate) const MAX_PLAYERS: usize = 3;
+pub(crate) const MAX_BRICKS: u8 = 40;
 
 /// A cell of the board, `a1` at the bottom left.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -38,7 +38,7 @@ impl Cell {
         self.0 / MAX_SIZE
     }
 
-    pub fn bit(self) -> Cells {
+    pub(crate) fn bit(self) -> Cells {
         Cells(1 << self.0)
     }
 
@@ -75,10 +75,10 @@ impl fmt::Display for Cell {
 
 /// A set of cells, one bit per cell index.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct Cells(pub u128);
+pub(crate) struct Cells(pub u128);
 
 impl Cells {
-    pub const EMPTY: Cells = Cells(0);
+    pub(crate) const EMPTY: Cells = Cells(0);
 
     pub fn count(self) -> u32 {
         self.0.count_ones()
@@ -168,7 +168,7 @@ impl Seat {
     }
 
     /// The letter of this seat's marker; its bricks are the lowercase letter.
-    pub fn marker_letter(self) -> char {
+    pub(crate) fn marker_letter(self) -> char {
         match self {
             Seat::Blue => 'B',
             Seat::Yellow => 'Y',
@@ -176,7 +176,7 @@ impl Seat {
         }
     }
 
-    pub fn brick_letter(self) -> char {
+    pub(crate) fn brick_letter(self) -> char {
         self.marker_letter().to_ascii_lowercase()
     }
 }
