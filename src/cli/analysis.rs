@@ -115,7 +115,7 @@ fn line_json(info: &Info) -> String {
 }
 
 /// `text` as a JSON string, quotes and control characters escaped.
-pub fn json_string(text: &str) -> String {
+pub(crate) fn json_string(text: &str) -> String {
     let mut json = String::with_capacity(text.len() + 2);
     json.push('"');
     for c in text.chars() {

@@ -146,7 +146,7 @@ pub fn perft_speed(registry: &Registry, mut out: impl FnMut(String)) -> Result<(
 }
 
 /// A count per second, for speeds.
-pub fn per_second(count: u64, elapsed: Duration) -> u64 {
+pub(crate) fn per_second(count: u64, elapsed: Duration) -> u64 {
     (count as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }
 

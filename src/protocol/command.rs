@@ -56,12 +56,12 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
     pub command: Command,
-    pub remarks: Vec<Remark>,
+    pub(crate) remarks: Vec<Remark>,
 }
 
 /// A problem that did not stop its command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Remark {
+pub(crate) enum Remark {
     /// A word that means nothing where it stands: ignored
     /// (`info string warning: ...`).
     Ignored(CommandError),
@@ -221,7 +221,7 @@ const COMMAND_NAMES: &str = "ugi, uci, isready, setoption, newgame, uginewgame, 
                              ponderhit, quit, query, d, moves, eval, debug";
 
 /// A word of input as quoted in a message: long garbage is cut short.
-pub fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     const MAX_CHARS: usize = 40;
     if text.chars().count() <= MAX_CHARS {
         text.to_string()

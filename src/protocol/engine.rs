@@ -72,7 +72,7 @@ impl Engine {
         }
     }
 
-    pub fn execute(&mut self, command: Command) -> Flow {
+    pub(crate) fn execute(&mut self, command: Command) -> Flow {
         if let Some(finished) = self.search.take_if(|search| search.is_finished()) {
             self.take_back_searcher(finished.join());
         }
@@ -126,7 +126,7 @@ impl Engine {
 
     /// Stops a running search and waits for it: its `bestmove` is printed
     /// when this returns. Nothing happens if no search runs.
-    pub fn stop_search(&mut self) {
+    pub(crate) fn stop_search(&mut self) {
         if let Some(search) = self.search.take() {
             let searcher = search.stop();
             self.take_back_searcher(searcher);
