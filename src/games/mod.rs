@@ -68,6 +68,8 @@ where
 /// seen through text. Moves cross this line as notation; inside, each game
 /// keeps its own typed moves.
 pub trait Session: Send {
+    /// A copy of the game, behind a box like this one (what `Clone` for
+    /// `Box<dyn Session>` calls).
     fn box_clone(&self) -> Box<dyn Session>;
     /// The current position as a position line.
     fn position_line(&self) -> String;
@@ -75,6 +77,7 @@ pub trait Session: Send {
     /// read from its own line has the same key (the conformance tests check
     /// the one against the other, which is computed from scratch).
     fn key(&self) -> u64;
+    /// How many players the game has.
     fn players(&self) -> usize;
     /// The seat to move (0 = the first player).
     fn mover(&self) -> usize;
@@ -94,6 +97,7 @@ pub trait Session: Send {
     /// A match's ply limit for the game as it stands (0: none), in games
     /// that have one (Pods); others ignore it.
     fn set_max_plies(&mut self, max_plies: u32);
+    /// How many move sequences of `depth` moves the position has (perft).
     fn perft(&self, depth: u32) -> u64;
     /// perft split by first move (`depth` >= 1), each move's count handed to
     /// `each` as it is known, in generation order. Returns `false` if `stop`

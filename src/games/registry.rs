@@ -49,6 +49,7 @@ impl Kind {
 pub struct Parameter {
     /// The name as options spell it, as `Size`; matched in any case.
     pub name: &'static str,
+    /// What values it takes.
     pub kind: Kind,
     /// The default, in the form `value` reads (empty for a button).
     pub default: String,
@@ -231,6 +232,7 @@ impl GameError {
 pub struct BenchPosition {
     /// Parameters set for this position, as `("Variant", "advanced")`.
     pub settings: Vec<(&'static str, &'static str)>,
+    /// The position line.
     pub line: &'static str,
 }
 
@@ -240,6 +242,7 @@ pub struct Bench {
     /// Searched to this depth unless the bench is asked for another (the
     /// first game's depth can be set from the command line).
     pub depth: u32,
+    /// The positions, searched in order.
     pub positions: Vec<BenchPosition>,
     /// `podium bench perft` counts this deep from the start of each
     /// setting of the positions.
@@ -394,16 +397,33 @@ impl Registry {
 pub enum SelectError {
     /// No game has that name.
     #[error("'{name}' is not a game: {games}")]
-    UnknownGame { name: String, games: String },
+    UnknownGame {
+        /// The name as given.
+        name: String,
+        /// The games there are, for the message.
+        games: String,
+    },
     /// No game has a parameter of that name.
     #[error("no game has a setting '{0}'")]
     UnknownParameter(String),
     /// A parameter of another game than the one named.
     #[error("{parameter} is a setting of {owner}, not of {game}")]
-    OtherGame { parameter: &'static str, owner: &'static str, game: &'static str },
+    OtherGame {
+        /// The parameter's name.
+        parameter: &'static str,
+        /// The game it belongs to.
+        owner: &'static str,
+        /// The game named.
+        game: &'static str,
+    },
     /// Parameters of two games, and no game named.
     #[error("settings of two games: {first} and {second}; name the game")]
-    TwoGames { first: &'static str, second: &'static str },
+    TwoGames {
+        /// The game of the first setting.
+        first: &'static str,
+        /// The other game.
+        second: &'static str,
+    },
     /// A value its parameter does not take.
     #[error(transparent)]
     Value(ValueError),
@@ -416,7 +436,9 @@ pub enum SelectError {
 pub struct Selected {
     /// The game's index in the registry.
     pub index: usize,
+    /// The values of all its parameters: the settings over the defaults.
     pub values: Values,
+    /// The game under those values.
     pub setup: Arc<dyn GameSetup>,
 }
 

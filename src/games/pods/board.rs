@@ -35,28 +35,71 @@ pub struct Board {
 pub enum BoardError {
     /// The text has `found` rows instead of 11.
     #[error("invalid board: expected 11 rows, found {found}")]
-    WrongRowCount { found: usize },
+    WrongRowCount {
+        /// How many rows the text has.
+        found: usize,
+    },
     /// Row `row` has `found` characters: more than 11 in the picture, other
     /// than exactly 11 in the one-line form.
     #[error("invalid board: row {row} has {found} characters, expected 11")]
-    WrongRowLength { row: usize, found: usize },
+    WrongRowLength {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// How many characters it has.
+        found: usize,
+    },
     /// Where the picture has the point `point`, `cell` stands instead of `o`.
     #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected 'o' (the point {point})")]
-    NotAPoint { row: usize, column: usize, cell: char, point: Point },
+    NotAPoint {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+        /// The point the picture has there.
+        point: Point,
+    },
     /// Between two points of a rank, `cell` is neither `-` nor a blank.
     #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '-' or a blank")]
-    BadHorizontalLine { row: usize, column: usize, cell: char },
+    BadHorizontalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// Between two points of a file, `cell` is neither `|` nor a blank.
     #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '|' or a blank")]
-    BadVerticalLine { row: usize, column: usize, cell: char },
+    BadVerticalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// In the middle of a square, `cell` is none of `\`, `/`, `X` or a blank.
     #[error(
         "invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '\\', '/', 'X' or a blank"
     )]
-    BadDiagonalLine { row: usize, column: usize, cell: char },
+    BadDiagonalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// A space in the one-line form, which writes every blank as `.`.
     #[error("invalid board: row {row} column {column}: a space; the one-line form writes every blank as '.'")]
-    SpaceInOneLine { row: usize, column: usize },
+    SpaceInOneLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+    },
 }
 
 /// The two ways a board is written: the picture, rows on lines of their

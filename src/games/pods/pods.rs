@@ -20,10 +20,12 @@ M=N:s,NE:s,SE:s,S:s,SW:s,NW:s;N=N:l,NE:s,E:l,SE:s,S:l,SW:s,W:l,NW:s";
 pub struct Pod(u8);
 
 impl Pod {
+    /// The pod of `index` (`A` = 0), if a set can hold it.
     pub const fn from_index(index: usize) -> Option<Pod> {
         if index < MAX_PODS { Some(Pod(index as u8)) } else { None }
     }
 
+    /// `A` = 0, `B` = 1, ...
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -81,26 +83,31 @@ pub struct PodMask(pub u16);
 impl PodMask {
     pub(crate) const EMPTY: PodMask = PodMask(0);
 
-    pub const fn first(count: usize) -> PodMask {
+    pub(crate) const fn first(count: usize) -> PodMask {
         PodMask(((1u32 << count) - 1) as u16)
     }
 
+    /// Whether `pod` is in the set.
     pub const fn contains(self, pod: Pod) -> bool {
         self.0 & (1 << pod.0) != 0
     }
 
+    /// Whether no pod is in the set: an empty hand.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many pods are in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Adds `pod`.
     pub fn insert(&mut self, pod: Pod) {
         self.0 |= 1 << pod.0;
     }
 
+    /// Takes `pod` out.
     pub fn remove(&mut self, pod: Pod) {
         self.0 &= !(1 << pod.0);
     }
@@ -123,7 +130,9 @@ impl Iterator for PodMask {
 /// One leg: a direction and whether it is long.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Leg {
+    /// Where it points, for White's pod (Black's points the opposite way).
     pub direction: Direction,
+    /// A long leg reaches along its line; a short one reaches one step.
     pub long: bool,
 }
 
@@ -136,6 +145,7 @@ impl fmt::Display for Leg {
 /// A pod's legs as White's pod stands on the board.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PodShape {
+    /// At least one, no two in one direction.
     pub legs: Vec<Leg>,
 }
 
@@ -169,28 +179,63 @@ pub enum PodSetError {
     Empty,
     /// The text has `found` entries, more than `MAX_PODS`.
     #[error("invalid pod set: {found} pods, at most 16 allowed")]
-    TooManyPods { found: usize },
+    TooManyPods {
+        /// How many entries the text has.
+        found: usize,
+    },
     /// An entry has no `=` between its letter and its legs.
     #[error("invalid pod set: pod {} '{entry}' has no '=': write it as {pod}=N:s,...", .pod.index() + 1)]
-    MissingEquals { pod: Pod, entry: String },
+    MissingEquals {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The entry as given.
+        entry: String,
+    },
     /// The entry is named `found` (the text before `=`) instead of `pod`'s letter.
     #[error(
         "invalid pod set: pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
         .pod.index() + 1
     )]
-    WrongLetter { pod: Pod, found: String },
+    WrongLetter {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The name given instead.
+        found: String,
+    },
     /// A leg has no `:` between its direction and its length.
     #[error("invalid pod set: pod {pod}: leg '{leg}' must look like N:s or SW:l")]
-    MalformedLeg { pod: Pod, leg: String },
+    MalformedLeg {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The leg as given.
+        leg: String,
+    },
     /// A leg's direction does not read.
     #[error("invalid pod set: pod {pod}: {error}")]
-    BadDirection { pod: Pod, error: DirectionParseError },
+    BadDirection {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// Why the direction does not read.
+        error: DirectionParseError,
+    },
     /// A leg's length is neither `s` nor `l`.
     #[error("invalid pod set: pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")]
-    BadLength { pod: Pod, leg: String, length: String },
+    BadLength {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The leg as given.
+        leg: String,
+        /// The length as given.
+        length: String,
+    },
     /// The pod has two legs towards `direction`.
     #[error("invalid pod set: pod {pod} has two legs towards {direction}")]
-    DuplicateLeg { pod: Pod, direction: Direction },
+    DuplicateLeg {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The direction given twice.
+        direction: Direction,
+    },
 }
 
 impl Default for PodSet {
@@ -200,10 +245,12 @@ impl Default for PodSet {
 }
 
 impl PodSet {
+    /// How many pods the set has (1 to 16).
     pub fn len(&self) -> usize {
         self.shapes.len()
     }
 
+    /// Never true of a set that was read: it has at least one pod.
     pub fn is_empty(&self) -> bool {
         self.shapes.is_empty()
     }
@@ -213,6 +260,7 @@ impl PodSet {
         PodMask::first(self.shapes.len())
     }
 
+    /// Whether `pod` is one of the set's pods.
     pub fn contains(&self, pod: Pod) -> bool {
         pod.index() < self.shapes.len()
     }

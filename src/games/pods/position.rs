@@ -11,10 +11,18 @@ use super::types::{Bitboard, Direction, POINTS, Point, Rotation, RotationParseEr
 /// How a finished game was won or drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
-    Win { winner: Side, reason: WinReason },
+    /// One side won.
+    Win {
+        /// The side that won.
+        winner: Side,
+        /// How it won.
+        reason: WinReason,
+    },
+    /// Neither side won.
     Draw(DrawReason),
 }
 
+/// How a game was won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum WinReason {
     /// Advanced game: the winner's hand is empty after their action.
@@ -25,6 +33,7 @@ pub enum WinReason {
     IllegalMove,
 }
 
+/// Why a game was drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DrawReason {
     /// Advanced game: the same position for the third time.
@@ -60,14 +69,20 @@ pub const LARGEST_PLY: u32 = i32::MAX as u32;
 pub enum PositionError {
     /// The line has `found` fields instead of 5.
     #[error("invalid position: expected 5 fields (board side hands rotation ply), found {found}")]
-    WrongFieldCount { found: usize },
+    WrongFieldCount {
+        /// How many fields the line has.
+        found: usize,
+    },
     /// The fields are not separated by single spaces, or the line has
     /// leading or trailing whitespace.
     #[error("invalid position: fields must be separated by single spaces, with no leading or trailing space")]
     BadSpacing,
     /// The ply field `text` is not a whole number from 0 to `LARGEST_PLY`.
     #[error("invalid position: ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")]
-    BadPly { text: String },
+    BadPly {
+        /// The ply field as given.
+        text: String,
+    },
     /// The side-to-move field does not read.
     #[error("invalid position: side: {0}")]
     Side(SideParseError),
@@ -76,32 +91,63 @@ pub enum PositionError {
     Rotation(RotationParseError),
     /// The board field does not split into 6 ranks at `/`; `found` is how many it has.
     #[error("invalid position: board: expected 6 ranks separated by '/', found {found}")]
-    WrongRankCount { found: usize },
+    WrongRankCount {
+        /// How many ranks the board field has.
+        found: usize,
+    },
     /// On `rank` (1-6), the digit `run` is not an empty run of 1 to 6 points.
     #[error("invalid position: board rank {rank}: '{run}' is not an empty run 1-6")]
-    BadRun { rank: u8, run: char },
+    BadRun {
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// The digit as given.
+        run: char,
+    },
     /// `rank` (1-6), written `text`, describes `points` points instead of 6.
     #[error("invalid position: board rank {rank} '{text}' describes {points} points, not 6")]
-    WrongRankLength { rank: u8, text: String, points: usize },
+    WrongRankLength {
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// The rank as given.
+        text: String,
+        /// How many points it describes.
+        points: usize,
+    },
     /// `letter`, on a rank or in the hands, is not a pod of the game's pod set.
     #[error("invalid position: {place}: '{letter}' is not a pod of this set")]
-    UnknownPod { place: PodPlace, letter: char },
+    UnknownPod {
+        /// Where the letter was read.
+        place: PodPlace,
+        /// The letter as given.
+        letter: char,
+    },
     /// The pod `letter` stands for is already on the board or in a hand.
     #[error("invalid position: {place}: pod '{letter}' appears twice")]
-    DuplicatePod { place: PodPlace, letter: char },
+    DuplicatePod {
+        /// Where the letter was read the second time.
+        place: PodPlace,
+        /// The letter as given.
+        letter: char,
+    },
     /// The hands field is not White's pods then Black's, each alphabetical:
     /// `letter` comes too late.
     #[error(
         "invalid position: hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
          (lowercase), each in alphabetical order"
     )]
-    HandsOutOfOrder { letter: char },
+    HandsOutOfOrder {
+        /// The first letter out of order.
+        letter: char,
+    },
     /// In the advanced game, `side`, to move, has no pod in hand.
     #[error(
         "invalid position: in the advanced game the side to move ({}) cannot have an empty hand",
         .side.name()
     )]
-    EmptyHand { side: Side },
+    EmptyHand {
+        /// The side to move.
+        side: Side,
+    },
 }
 
 /// Where in a position line a pod letter was read.
@@ -137,6 +183,9 @@ fn decode_point(code: u8) -> (usize, usize) {
     (usize::from(code >> 4), usize::from(code & 15))
 }
 
+/// A position: the pods on the board, both hands, the side to move, the
+/// board's rotation and the ply, with what move generation keeps up to date
+/// move by move (attacks, where each pod in hand could go, the hash).
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// Per point: `NO_POD`, or side * 16 + pod index.
@@ -315,14 +364,17 @@ impl Position {
         position
     }
 
+    /// The side whose turn it is.
     pub fn side_to_move(&self) -> Side {
         self.side_to_move
     }
 
+    /// How the board is turned in this game.
     pub fn rotation(&self) -> Rotation {
         self.rotation
     }
 
+    /// Moves played since the start, which decides the first-move rule.
     pub fn ply(&self) -> u32 {
         self.ply
     }
@@ -332,14 +384,17 @@ impl Position {
         self.hash
     }
 
+    /// The pods `side` holds, not yet placed.
     pub fn hand(&self, side: Side) -> PodMask {
         self.hands[side.index()]
     }
 
+    /// The points where `side`'s pods stand.
     pub fn occupied(&self, side: Side) -> Bitboard {
         self.occupied[side.index()]
     }
 
+    /// The points where no pod stands.
     pub fn empty(&self) -> Bitboard {
         !(self.occupied[0] | self.occupied[1])
     }

@@ -265,10 +265,13 @@ impl Rules {
         Rules::new(variant, Board::default(), PodSet::default(), false)
     }
 
+    /// The standard or the advanced game.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The option that makes advanced placements need a liberty, as set
+    /// (`placement_needs_liberty` says whether a placement needs one).
     pub fn placement_liberty(&self) -> bool {
         self.placement_liberty
     }
@@ -283,6 +286,7 @@ impl Rules {
         &self.board
     }
 
+    /// The pod set both sides play with.
     pub fn pods(&self) -> &PodSet {
         &self.pods
     }

@@ -7,6 +7,8 @@ use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Weigh
 use crate::games::{self, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
+/// A Pods game in progress behind `Session`: its record and the weights
+/// its evaluation uses.
 #[derive(Clone)]
 pub struct PodsSession {
     record: GameRecord,

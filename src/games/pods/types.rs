@@ -40,6 +40,7 @@ impl Point {
         }
     }
 
+    /// The point's index, `rank * 6 + file`: its bit in a `Bitboard`.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -78,13 +79,22 @@ impl fmt::Display for Point {
 pub enum PointParseError {
     /// Not two bytes long.
     #[error("'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")]
-    WrongLength { text: String },
+    WrongLength {
+        /// The text as given.
+        text: String,
+    },
     /// The first byte is not a file `a`-`f`.
     #[error("'{text}' is not a point: file must be a-f")]
-    BadFile { text: String },
+    BadFile {
+        /// The text as given.
+        text: String,
+    },
     /// The second byte is not a rank `1`-`6`.
     #[error("'{text}' is not a point: rank must be 1-6")]
-    BadRank { text: String },
+    BadRank {
+        /// The text as given.
+        text: String,
+    },
 }
 
 impl FromStr for Point {
@@ -110,17 +120,26 @@ impl FromStr for Point {
 /// The eight directions, named as seen from White, clockwise from north.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Direction {
+    /// North: towards Black's side (rank 6).
     N,
+    /// North-east.
     NE,
+    /// East: towards the f-file.
     E,
+    /// South-east.
     SE,
+    /// South: towards White's side (rank 1).
     S,
+    /// South-west.
     SW,
+    /// West: towards the a-file.
     W,
+    /// North-west.
     NW,
 }
 
 impl Direction {
+    /// Every direction, clockwise from north: `ALL[d.index()] == d`.
     pub const ALL: [Direction; 8] = [
         Direction::N,
         Direction::NE,
@@ -132,10 +151,12 @@ impl Direction {
         Direction::NW,
     ];
 
+    /// 0 to 7, clockwise from north.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The direction of `index` modulo 8, so turning is addition.
     pub const fn from_index(index: usize) -> Direction {
         Direction::ALL[index % 8]
     }
@@ -160,6 +181,7 @@ impl Direction {
         dy * SIZE as i8 + dx
     }
 
+    /// The opposite direction.
     pub(crate) const fn reverse(self) -> Direction {
         Direction::from_index(self.index() + 4)
     }
@@ -169,6 +191,7 @@ impl Direction {
         Direction::from_index(self.index() + 2)
     }
 
+    /// The name pod sets use, as `NE`.
     pub const fn name(self) -> &'static str {
         match self {
             Direction::N => "N",
@@ -213,14 +236,17 @@ impl Bitboard {
     pub(crate) const EMPTY: Bitboard = Bitboard(0);
     pub(crate) const FULL: Bitboard = Bitboard((1 << POINTS) - 1);
 
+    /// Whether no point is in the set.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many points are in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `point` is in the set.
     pub const fn contains(self, point: Point) -> bool {
         self.0 & (1 << point.0) != 0
     }
@@ -335,13 +361,30 @@ impl fmt::Display for Bitboard {
 pub enum BitboardParseError {
     /// The text does not split into 6 ranks at `/`; `found` is how many it has.
     #[error("'{text}' is not a bitboard: expected 6 ranks separated by '/'")]
-    WrongRankCount { text: String, found: usize },
+    WrongRankCount {
+        /// The text as given.
+        text: String,
+        /// How many ranks it has.
+        found: usize,
+    },
     /// Rank `rank` (1-6) is `cells` bytes long instead of 6.
     #[error("'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")]
-    WrongRankLength { text: String, rank: u8, cells: usize },
+    WrongRankLength {
+        /// The text as given.
+        text: String,
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// How many cells it has.
+        cells: usize,
+    },
     /// `cell` is neither `x` nor `.`.
     #[error("'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")]
-    BadCell { text: String, cell: char },
+    BadCell {
+        /// The text as given.
+        text: String,
+        /// The character that is neither.
+        cell: char,
+    },
 }
 
 impl FromStr for Bitboard {
@@ -378,17 +421,22 @@ impl FromStr for Bitboard {
 /// The two players. White sits at rank 1 and moves first.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Side {
+    /// Moves first; its pods are written in uppercase.
     White,
+    /// Moves second; its pods are written in lowercase.
     Black,
 }
 
 impl Side {
+    /// Both sides, White first: `BOTH[side.index()] == side`.
     pub const BOTH: [Side; 2] = [Side::White, Side::Black];
 
+    /// 0 for White, 1 for Black.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other side.
     pub const fn opponent(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -396,6 +444,7 @@ impl Side {
         }
     }
 
+    /// `White` or `Black`, for people (`Display` writes the notation's `w` or `b`).
     pub const fn name(self) -> &'static str {
         match self {
             Side::White => "White",
@@ -436,16 +485,22 @@ impl FromStr for Side {
 /// The board's turn before the game, clockwise as seen from White.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub enum Rotation {
+    /// Not turned: the board as drawn.
     #[default]
     R0,
+    /// A quarter turn.
     R90,
+    /// A half turn.
     R180,
+    /// Three quarter turns.
     R270,
 }
 
 impl Rotation {
+    /// Every rotation: `ALL[r.index()] == r`.
     pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
 
+    /// 0 to 3: quarter turns clockwise.
     pub const fn index(self) -> usize {
         self as usize
     }

@@ -9,7 +9,12 @@ use super::types::{Cell, CellParseError};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// The first turn of the game: the pawn, then the mover's marker.
-    Opening { pawn: Cell, marker: Cell },
+    Opening {
+        /// Where the pawn is put.
+        pawn: Cell,
+        /// Where the mover's marker is put.
+        marker: Cell,
+    },
     /// The pawn moves (or is put) to a cell.
     Pawn(Cell),
     /// The mover's marker moves (or is put) to a cell.
@@ -30,6 +35,7 @@ impl Move {
         (kind | first << 2 | second << 9) as u16
     }
 
+    /// The move `to_bits` packed, if `bits` holds cells of the board.
     pub fn from_bits(bits: u16) -> Option<Move> {
         let cell = |shift: u16| Cell::from_index((bits >> shift & 0x7f) as usize);
         match bits & 3 {
@@ -58,13 +64,20 @@ const FORMS: &str = "write Pc3 (pawn), Mc3 (marker), Pc3Mc5 (first turn) or pass
 /// Why a text is not a move at all (as opposed to a move that is illegal).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
+    /// No text at all.
     #[error("empty move: {FORMS}")]
     Empty,
     /// Not `P`/`M` followed by a cell, `P<cell>M<cell>` or `pass`.
     #[error("'{0}' is not a move: {FORMS}")]
     Malformed(String),
+    /// A move whose cell does not read.
     #[error("'{text}' is not a move: {error}")]
-    BadCell { text: String, error: CellParseError },
+    BadCell {
+        /// The move as given.
+        text: String,
+        /// Why the cell does not read.
+        error: CellParseError,
+    },
 }
 
 impl FromStr for Move {
@@ -106,6 +119,7 @@ impl FromStr for Move {
 /// Why a well-formed move cannot be played in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Illegal {
+    /// The game has ended.
     #[error("the game is over")]
     GameOver,
     /// A cell outside this board.
@@ -120,6 +134,7 @@ pub enum Illegal {
     /// A player's first turn puts their marker; the pawn stays.
     #[error("a player's first turn puts their marker (the pawn stays)")]
     MarkerFirst,
+    /// The pawn or the marker would go to a cell that holds a piece.
     #[error("{0} is not empty")]
     Occupied(Cell),
     /// The pawn and the marker would not be aligned (adjacent cells are not).
@@ -130,7 +145,12 @@ pub enum Illegal {
     NothingToFill,
     /// Building: the interval has more empty cells than the mover has bricks.
     #[error("the interval needs {needed} bricks and the reserve holds {reserve}")]
-    TooFewBricks { needed: u32, reserve: u8 },
+    TooFewBricks {
+        /// How many empty cells the interval has.
+        needed: u32,
+        /// The mover's reserve.
+        reserve: u8,
+    },
     /// Clearing: the interval would hold none of the mover's bricks.
     #[error("the interval would hold none of the mover's bricks")]
     NothingToClear,

@@ -12,10 +12,13 @@ use super::zobrist::{Piece, ZobristKeys};
 /// How a finished game was won. There is no draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The seat that won.
     pub winner: Seat,
+    /// How it won.
     pub reason: WinReason,
 }
 
+/// How a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinReason {
     /// The winner placed their last brick.
@@ -38,6 +41,9 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// A position: the board of its size with the pawn, the markers and the
+/// bricks, each seat's reserve, the phase, the ply and the plies of the
+/// last reserve changes, with its hash kept in step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     size: u8,
@@ -56,10 +62,13 @@ pub struct Position {
 /// What is wrong with the settings of a new game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    /// A board size out of range.
     #[error("board size {0} is not from {MIN_SIZE} to {MAX_SIZE}")]
     Size(u8),
+    /// A number of players other than 2 or 3.
     #[error("{0} players: POLD.R is for 2 or 3")]
     Players(u8),
+    /// A reserve of no bricks, or of more than `MAX_BRICKS`.
     #[error("{0} bricks: each player has 1 to {MAX_BRICKS}")]
     Bricks(u8),
 }
@@ -100,10 +109,11 @@ impl Position {
         }
     }
 
-    pub fn size(&self) -> u8 {
+    pub(crate) fn size(&self) -> u8 {
         self.size
     }
 
+    /// How many players the game has: 2 or 3.
     pub fn players(&self) -> usize {
         self.players as usize
     }
@@ -113,15 +123,16 @@ impl Position {
         Seat::ALL.into_iter().take(self.players as usize)
     }
 
+    /// The seat whose turn it is: seats take turns in order, by ply.
     pub fn mover(&self) -> Seat {
         Seat::from_index((self.ply % self.players as u64) as usize).expect("a seat of the game")
     }
 
-    pub fn pawn(&self) -> Option<Cell> {
+    pub(crate) fn pawn(&self) -> Option<Cell> {
         self.pawn
     }
 
-    pub fn marker(&self, seat: Seat) -> Option<Cell> {
+    pub(crate) fn marker(&self, seat: Seat) -> Option<Cell> {
         self.markers[seat.index()]
     }
 
@@ -129,6 +140,7 @@ impl Position {
         self.bricks[seat.index()]
     }
 
+    /// How many bricks `seat` has in reserve.
     pub fn reserve(&self, seat: Seat) -> u8 {
         self.reserves[seat.index()]
     }
@@ -138,14 +150,18 @@ impl Position {
         self.phase
     }
 
+    /// Turns played since the start.
     pub fn ply(&self) -> u64 {
         self.ply
     }
 
+    /// The ply right after `seat`'s last turn that changed its reserve, if
+    /// any: the tie-break when reserves are equal.
     pub fn last_change(&self, seat: Seat) -> Option<u64> {
         self.changed[seat.index()]
     }
 
+    /// The Zobrist key of everything the position line holds.
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -287,16 +303,19 @@ impl Position {
         }
     }
 
+    /// Appends every legal move to `moves`.
     pub fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.for_each_move(|mv| moves.push(mv));
     }
 
+    /// Every legal move; none once the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
         moves
     }
 
+    /// How many legal moves there are, without keeping them.
     pub fn count_moves(&self) -> u64 {
         let mut count = 0;
         self.for_each_move(|_| count += 1);
@@ -597,63 +616,143 @@ pub const LARGEST_PLY: u64 = i64::MAX as u64;
 /// What is wrong with a position line.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// The line does not have 6 fields.
     #[error(
         "invalid position: expected 6 fields (board side reserves phase ply changed), found {found}: the start is \
          5/5/5/5/5 b 16,16 1 0 -,-"
     )]
-    FieldCount { found: usize },
+    FieldCount {
+        /// How many fields it has.
+        found: usize,
+    },
+    /// Fields not separated by single spaces.
     #[error("invalid position: fields must be separated by single spaces")]
     Spacing,
+    /// The board has too few or too many ranks.
     #[error("invalid position: board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
-    RankCount { ranks: usize },
+    RankCount {
+        /// How many ranks it has.
+        ranks: usize,
+    },
+    /// A rank of another length than the board's size.
     #[error("invalid position: board rank {rank} describes {cells} cells, not {size}")]
-    RankLength { rank: u8, cells: usize, size: u8 },
+    RankLength {
+        /// The rank, from 1 at the bottom.
+        rank: u8,
+        /// How many cells it describes.
+        cells: usize,
+        /// The board's size, from its number of ranks.
+        size: u8,
+    },
+    /// A character that is no piece and no run of empty cells.
     #[error(
         "invalid position: board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
     )]
-    BadBoardChar { rank: u8, found: char },
+    BadBoardChar {
+        /// The rank, from 1 at the bottom.
+        rank: u8,
+        /// The character as given.
+        found: char,
+    },
+    /// Two pawns on the board.
     #[error("invalid position: board: more than one pawn")]
     SecondPawn,
+    /// Two markers of one seat.
     #[error("invalid position: board: more than one {} marker", .0.name())]
     SecondMarker(Seat),
+    /// A marker or brick of a seat the game does not have.
     #[error("invalid position: board: '{found}' belongs to a seat beyond the {players} players")]
-    NoSuchSeat { found: char, players: usize },
+    NoSuchSeat {
+        /// The letter as given.
+        found: char,
+        /// How many players the game has.
+        players: usize,
+    },
+    /// A side-to-move field that is not a seat's letter.
     #[error("invalid position: side: '{0}' is not b, y or r")]
     BadSide(String),
+    /// A reserves field that does not read.
     #[error("invalid position: reserves: '{0}' is not 2 or 3 whole numbers separated by ','")]
     BadReserves(String),
+    /// A reserve for fewer than 2 or more than 3 players.
     #[error("invalid position: reserves: {found} numbers, but POLD.R is for 2 or 3 players")]
-    ReserveCount { found: usize },
+    ReserveCount {
+        /// How many reserves the field has.
+        found: usize,
+    },
+    /// A reserve above `MAX_BRICKS`.
     #[error("invalid position: reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", .seat.name())]
-    ReserveTooLarge { seat: Seat, reserve: u64 },
+    ReserveTooLarge {
+        /// Whose reserve.
+        seat: Seat,
+        /// The reserve as given.
+        reserve: u64,
+    },
+    /// A phase field other than 1 or 2.
     #[error("invalid position: phase: '{0}' is not 1 or 2")]
     BadPhase(String),
+    /// A ply field that is not a whole number up to `LARGEST_PLY`.
     #[error("invalid position: ply: '{0}' is not a whole number from 0 to {LARGEST_PLY}")]
     BadPly(String),
+    /// A changed field that does not read.
     #[error("invalid position: changed: '{0}' is not a ply or '-' per player, separated by ','")]
     BadChanged(String),
+    /// A changed field with another number of entries than players.
     #[error("invalid position: changed: {found} entries for {players} players")]
-    ChangedCount { found: usize, players: usize },
+    ChangedCount {
+        /// How many entries it has.
+        found: usize,
+        /// How many players the game has.
+        players: usize,
+    },
+    /// A side to move that the ply does not give.
     #[error("invalid position: side: {} is to move at this ply, not {}", .expected.name(), .found.name())]
-    WrongSide { expected: Seat, found: Seat },
+    WrongSide {
+        /// The seat the ply gives.
+        expected: Seat,
+        /// The seat as given.
+        found: Seat,
+    },
+    /// A seat with a marker on the board but no reserve change.
     #[error("invalid position: {} has a marker on the board but no reserve change in 'changed'", .0.name())]
     MarkerWithoutChange(Seat),
+    /// A seat with a reserve change but no marker on the board.
     #[error("invalid position: {} has a reserve change in 'changed' but no marker on the board", .0.name())]
     ChangeWithoutMarker(Seat),
+    /// A seat with bricks on the board but no marker.
     #[error("invalid position: {} has bricks on the board but no marker", .0.name())]
     BricksWithoutMarker(Seat),
+    /// A reserve change at ply 0 or after the position's ply.
     #[error("invalid position: changed: {}'s ply {ply} is not from 1 to the position's ply", .seat.name())]
-    ChangeOutOfRange { seat: Seat, ply: u64 },
+    ChangeOutOfRange {
+        /// Whose change.
+        seat: Seat,
+        /// The ply as given.
+        ply: u64,
+    },
+    /// A reserve change at a ply that does not follow a turn of its seat.
     #[error("invalid position: changed: ply {ply} does not follow a turn of {}", .seat.name())]
-    ChangeNotOnOwnTurn { seat: Seat, ply: u64 },
+    ChangeNotOnOwnTurn {
+        /// Whose change.
+        seat: Seat,
+        /// The ply as given.
+        ply: u64,
+    },
+    /// Two seats' reserve changes at one ply.
     #[error("invalid position: changed: two players at the same ply {0}")]
     SameChangePly(u64),
+    /// A seat that has had a turn in the building phase with no marker on the board.
     #[error("invalid position: {} has had a turn in the building phase but has no marker on the board", .0.name())]
     MarkerMissing(Seat),
+    /// A position at ply 0 that is not the start: a piece on the board, phase
+    /// 2 or a reserve change.
     #[error("invalid position: at ply 0 the board is empty, the phase is 1 and no reserve has changed")]
     StartNotEmpty,
+    /// A position after ply 0 with no pawn.
     #[error("invalid position: after ply 0 the pawn is on the board")]
     NoPawn,
+    /// An empty reserve where the rules allow none: only the seat that just
+    /// moved may have one, in the building phase (it has won).
     #[error(
         "invalid position: {} has an empty reserve: only the player who just moved may, in the building phase",
         .0.name()

@@ -11,6 +11,8 @@ use super::zobrist::Piece;
 use crate::games::{self, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
+/// A POLD.R game in progress behind `Session`: the position, the moves
+/// played and a forfeit.
 #[derive(Clone)]
 pub struct PoldrSession {
     position: Position,
@@ -20,10 +22,12 @@ pub struct PoldrSession {
 }
 
 impl PoldrSession {
+    /// A game from `start`, no move played.
     pub fn new(start: Position) -> PoldrSession {
         PoldrSession { position: start, moves: Vec::new(), forfeited_by: None }
     }
 
+    /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
     }

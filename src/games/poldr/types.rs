@@ -18,22 +18,27 @@ pub(crate) const MAX_BRICKS: u8 = 40;
 pub struct Cell(u8);
 
 impl Cell {
+    /// The cell of `file` and `rank` (from 0), if the largest board has it.
     pub fn new(file: u8, rank: u8) -> Option<Cell> {
         (file < MAX_SIZE && rank < MAX_SIZE).then_some(Cell(rank * MAX_SIZE + file))
     }
 
+    /// The cell of `index` (`rank * MAX_SIZE + file`), if the largest board has it.
     pub fn from_index(index: usize) -> Option<Cell> {
         (index < CELLS).then_some(Cell(index as u8))
     }
 
+    /// `rank * MAX_SIZE + file`: the same on every board size.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file, from 0 for `a`.
     pub fn file(self) -> u8 {
         self.0 % MAX_SIZE
     }
 
+    /// The rank, from 0 for `1`.
     pub fn rank(self) -> u8 {
         self.0 / MAX_SIZE
     }
@@ -42,6 +47,7 @@ impl Cell {
         Cells(1 << self.0)
     }
 
+    /// Whether a board of `size` has this cell.
     pub fn is_on(self, size: u8) -> bool {
         self.file() < size && self.rank() < size
     }
@@ -143,22 +149,29 @@ impl Iterator for Cells {
 /// A player's seat, in turn order: Blue, Yellow, Red.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Seat {
+    /// Plays first; its marker is `B`, its bricks `b`.
     Blue,
+    /// Plays second; its marker is `Y`, its bricks `y`.
     Yellow,
+    /// Plays third, in a game of 3; its marker is `R`, its bricks `r`.
     Red,
 }
 
 impl Seat {
+    /// Every seat in turn order: `ALL[s.index()] == s`.
     pub const ALL: [Seat; 3] = [Seat::Blue, Seat::Yellow, Seat::Red];
 
+    /// 0 for Blue, 1 for Yellow, 2 for Red.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The seat of `index`, if there is one.
     pub fn from_index(index: usize) -> Option<Seat> {
         Seat::ALL.get(index).copied()
     }
 
+    /// `Blue`, `Yellow` or `Red`, for people.
     pub fn name(self) -> &'static str {
         match self {
             Seat::Blue => "Blue",
@@ -184,6 +197,7 @@ impl Seat {
 /// Why a text is not a seat.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SeatParseError {
+    /// Not `b`, `y` or `r` (the text as given).
     #[error("'{0}' is not a player: write b, y or r")]
     Unknown(String),
 }
@@ -211,11 +225,14 @@ impl fmt::Display for Seat {
 /// Building (placing bricks) or clearing (taking them back).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Phase {
+    /// Players place bricks (phase 1).
     Building,
+    /// Players take their bricks back (phase 2).
     Clearing,
 }
 
 impl Phase {
+    /// 1 or 2, as the position line writes it.
     pub fn number(self) -> u8 {
         match self {
             Phase::Building => 1,
