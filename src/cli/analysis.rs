@@ -13,6 +13,7 @@ use crate::search::{Limits, Score, Searcher, Signals};
 pub struct Analysis {
     /// The last line reported for each best move, line 1 first.
     pub lines: Vec<Info>,
+    /// The move to play, in notation; none when the game is over.
     pub best_move: Option<String>,
     /// Why there is no move, when the game is over.
     pub game_over: Option<String>,

@@ -25,18 +25,26 @@ pub enum Command {
     NewGame(NewGame),
     /// `setoption name <name> [value <value>]`; the name may hold spaces.
     SetOption {
+        /// The option's name, as given.
         name: String,
+        /// The value, if the line has one (a button has none).
         value: Option<String>,
     },
     /// `position (startpos | fen <position line>) [moves <move>...]`. Moves
     /// stay text: one that does not even parse counts as an illegal move.
     Position {
+        /// Where the game starts.
         start: Start,
+        /// The moves played from there.
         moves: Vec<String>,
     },
+    /// `go ...`: a search under the limits given, or `go perft <depth>`.
     Go(Go),
+    /// `stop`: the search running ends with its best move.
     Stop,
+    /// `quit`: the engine stops, a running search with it.
     Quit,
+    /// `query <question>`: a fact about the game in progress.
     Query(Query),
     /// `d`: the board picture with the pods, the position line, the turn.
     Display,
@@ -55,6 +63,7 @@ pub enum Command {
 /// A command and what was wrong in its line without stopping it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
+    /// The command to execute.
     pub command: Command,
     pub(crate) remarks: Vec<Remark>,
 }
@@ -82,7 +91,9 @@ pub struct NewGame {
 /// Which handshake the controller speaks; only the confirmation differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
+    /// UGI, answered with `ugiok`.
     Ugi,
+    /// UCI, answered with `uciok`.
     Uci,
 }
 
@@ -96,6 +107,7 @@ impl Dialect {
     }
 }
 
+/// Where a `position` command starts its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
     /// The start position of the current rules and rotation.
@@ -104,8 +116,10 @@ pub enum Start {
     Fen(String),
 }
 
+/// What `go` asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Go {
+    /// A search, under these limits.
     Search(SearchParams),
     /// `go perft <depth>`.
     Perft(u32),
@@ -115,19 +129,26 @@ pub enum Go {
 /// Blue; `p1time` = `wtime`), p2 (Black, Yellow), p3 (Red).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchParams {
+    /// `movetime`: search for this long.
     pub movetime: Option<Duration>,
+    /// `depth`: search at most this many plies deep.
     pub depth: Option<u32>,
+    /// `nodes`: search at most this many nodes.
     pub nodes: Option<u64>,
     /// Stop at a win in at most this many of the side to move's own moves.
     pub mate: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
     /// Search the position after the move expected from the opponent until
     /// `ponderhit` or `stop`.
     pub ponder: bool,
     /// Only these root moves (as written; checked when executed).
     pub searchmoves: Vec<String>,
+    /// Each seat's time left on its clock.
     pub time: [Option<Duration>; 3],
+    /// Each seat's time added after each of its moves.
     pub increment: [Option<Duration>; 3],
+    /// `movestogo`: moves until the next time control.
     pub moves_to_go: Option<u32>,
 }
 
@@ -172,13 +193,18 @@ impl SearchParams {
     }
 }
 
+/// A question of `query`, answered with one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {
+    /// Whether the game is over: `true` or `false`.
     GameOver,
+    /// Whether the first player is to move: `true` or `false`.
     P1Turn,
     /// Whose turn: `p1`, `p2` or `p3`.
     Turn,
+    /// `none`, `draw`, or the winner as `p1win`, `p2win`, `p3win`.
     Result,
+    /// The position line.
     Fen,
     /// The move as text: one that does not parse is simply not legal.
     IsLegal(String),
@@ -187,33 +213,70 @@ pub enum Query {
 /// Why a line is not a command, in words a person can act on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
+    /// A line with no word.
     #[error("empty line")]
     Empty,
+    /// A first word that is no command (the word as given).
     #[error("unknown command '{}' (commands: {COMMAND_NAMES})", shorten(.0))]
     UnknownCommand(String),
     /// Something required is not there.
     #[error("{command}: missing {expected}")]
-    Missing { command: &'static str, expected: &'static str },
+    Missing {
+        /// The command.
+        command: &'static str,
+        /// What is missing, in words.
+        expected: &'static str,
+    },
     /// A word that does not belong where it stands.
     #[error("{command}: unexpected '{}', expected {expected}", shorten(.found))]
-    Unexpected { command: &'static str, found: String, expected: Cow<'static, str> },
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The word as given.
+        found: String,
+        /// What may stand there, in words.
+        expected: Cow<'static, str>,
+    },
     /// A word that should be a number of some kind.
     #[error("{command}: {field} needs {expected}, not '{}'", shorten(.found))]
-    BadNumber { command: &'static str, field: &'static str, found: String, expected: &'static str },
+    BadNumber {
+        /// The command.
+        command: &'static str,
+        /// The field the number is for.
+        field: &'static str,
+        /// The word as given.
+        found: String,
+        /// What kind of number, in words.
+        expected: &'static str,
+    },
     /// A whole number beyond what its field can hold.
     #[error("{command}: {field} '{}' is too large: the range is {range}", shorten(.found))]
     TooLarge {
+        /// The command.
         command: &'static str,
+        /// The field the number is for.
         field: &'static str,
+        /// The number as given.
         found: String,
         /// The field's range, as `1 to 4294967295`.
         range: String,
     },
+    /// A field given twice.
     #[error("{command}: '{field}' is given twice")]
-    Repeated { command: &'static str, field: &'static str },
+    Repeated {
+        /// The command.
+        command: &'static str,
+        /// The field.
+        field: &'static str,
+    },
     /// A value its parameter does not take.
     #[error("{command}: {error}")]
-    BadValue { command: &'static str, error: ValueError },
+    BadValue {
+        /// The command.
+        command: &'static str,
+        /// What the parameter refused.
+        error: ValueError,
+    },
 }
 
 /// The commands, for the error about an unknown one.

@@ -19,10 +19,14 @@ use crate::search::{Searcher, hardware_threads};
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Go on: read the next line.
     Continue,
+    /// `quit` was read: stop reading.
     Quit,
 }
 
+/// The protocol's state between lines: the games served, the settings, the
+/// game in progress and the search running, if any. Replies go to `output`.
 pub struct Engine {
     output: Output,
     /// The games served.
