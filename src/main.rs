@@ -487,7 +487,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
 /// The protocol's lines for one position: the info lines as they come, then `bestmove`.
 fn analyse_as_text(out: &mut Out, searcher: &mut Searcher, session: &dyn Session, limits: &Limits) {
     searcher.clear();
-    if let Some(outcome) = session.ending() {
+    if let Some(outcome) = session.outcome() {
         out.line(format_args!("info string game over: {outcome}"));
         out.line(BestMove::default());
         return;
@@ -557,10 +557,10 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let position = game.position_line();
     let started = Instant::now();
     let mut draw = false;
-    let (proof, nodes) = match game.ending() {
-        Some(ending) => {
-            draw = ending.winner.is_none();
-            (ending.winner.map(|winner| (0, Vec::new(), Some(winner))), 0)
+    let (proof, nodes) = match game.outcome() {
+        Some(outcome) => {
+            draw = outcome.winner.is_none();
+            (outcome.winner.map(|winner| (0, Vec::new(), Some(winner))), 0)
         }
         None => {
             let movetime = args.movetime.map(Duration::from_millis);

@@ -14,7 +14,9 @@ use super::solver::ProofTable;
 /// players: the side to move against all the others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// The side to move wins.
     Win,
+    /// The side to move loses.
     Loss,
     /// Neither side can force a win (a draw by repetition, or one the game
     /// itself declares).
@@ -26,6 +28,7 @@ pub enum Verdict {
 /// A solved (or not) position.
 #[derive(Clone, Debug)]
 pub struct Solution<M> {
+    /// Who wins, for the side to move.
     pub verdict: Verdict,
     /// Plies to the end along the proof: the winner keeping to its proved
     /// moves, the loser resisting longest (an upper bound on the quickest
@@ -45,8 +48,11 @@ pub struct Solution<M> {
 /// listed positions (the winner's turns with their moves, and the leaves),
 /// and the plies the game lasts at most along it.
 pub struct ProofTree<P, M> {
+    /// The winner's seat.
     pub winner: usize,
+    /// The winner's turns with their moves, and the leaves, each position once.
     pub steps: Vec<(P, ProofStep<M>)>,
+    /// Plies to the end along the tree, at most.
     pub plies: u32,
 }
 
