@@ -42,8 +42,8 @@ enum Task {
     /// the info lines and the best move, or one JSON object per position.
     Analyse(AnalyseArgs),
     /// Prove who wins a position with perfect play: the result, the line,
-    /// nodes and time (POLD.R and the standard Pods game by a dedicated proof search; the advanced game
-    /// by searching to the end).
+    /// nodes and time (Pods by proof-number search, df-pn, with the endgame solver at its leaves,
+    /// and in the advanced game a proved draw by repetition; POLD.R by its search with proofs).
     Solve(SolveArgs),
     /// Fit the Pods evaluation's weights to the results of games (logistic
     /// regression over every position of every game) and print them.
@@ -94,6 +94,19 @@ struct SolveArgs {
     /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
+    /// The proof search: dfpn (proof-number search, where the game has it), search (the engine's
+    /// search with proofs), or auto: the one that proves more of the game's positions
+    /// (docs/solving.md; the advanced Pods game: search, unless a certificate is asked for).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+}
+
+/// `podium solve --method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    Auto,
+    Dfpn,
+    Search,
 }
 
 /// The game to look at: which game, its settings and a position. The
@@ -568,8 +581,13 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 megabytes: args.hash as usize,
                 limits: Limits { movetime, ..Limits::default() },
                 certificate: args.certificate.is_some(),
+                where_better: args.method == Method::Auto && args.certificate.is_none(),
             };
-            match game.solve(&request, &Signals::default()) {
+            let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
+            if solved.is_none() && args.method == Method::Dfpn {
+                bail!("--method dfpn: this game has no proof-number search");
+            }
+            match solved {
                 Some(solved) => {
                     if let Some(path) = &args.certificate {
                         write_certificate(path, solved.certificate.as_ref())?;

@@ -139,6 +139,9 @@ pub struct SolveRequest {
     pub limits: Limits,
     /// Whether to write out the proof tree (`Solved::certificate`).
     pub certificate: bool,
+    /// Only where this proof search proves more than the game's search
+    /// with proofs (docs/solving.md): `Session::solve` is `None` elsewhere.
+    pub where_better: bool,
 }
 
 /// What `Session::solve` found.

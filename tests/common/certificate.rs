@@ -143,7 +143,10 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
     let mut seen: HashSet<String> = HashSet::new();
     let mut used: HashSet<&String> = HashSet::new();
     let mut stack = vec![root.clone()];
-    seen.insert(root);
+    seen.insert(root.clone());
+    // The tree's edges, for the check that it has no cycle (in the advanced
+    // game positions can repeat, and a winner going round never wins).
+    let mut edges: HashMap<String, Vec<String>> = HashMap::new();
     while let Some(position) = stack.pop() {
         report.positions += 1;
         let step = certificate.steps.get_key_value(&position);
@@ -177,11 +180,15 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
                 children.into_iter().map(|(_, child)| child).collect()
             }
         };
-        for child in children {
+        for child in &children {
             if seen.insert(child.clone()) {
-                stack.push(child);
+                stack.push(child.clone());
             }
         }
+        edges.insert(position, children);
+    }
+    if let Some(position) = find_cycle(&root, &edges) {
+        return Err(format!("{position}: the tree goes round through this position (a repetition is no win)"));
     }
     report.unused_steps = certificate.steps.len() - used.len();
     Ok(report)
@@ -196,4 +203,33 @@ pub fn check_leaf(rules: &RefRules, winner: usize, position: &str, plies: u32) -
         let side = ["White", "Black"][winner];
         Err(format!("leaf {position}: {side} does not win within {plies} plies"))
     }
+}
+
+/// A position on a cycle of the graph `edges` reachable from `root`, if any
+/// (a depth-first search that keeps the positions on its path).
+fn find_cycle(root: &str, edges: &HashMap<String, Vec<String>>) -> Option<String> {
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut on_path: HashSet<&str> = HashSet::new();
+    // (position, index of the next child to look at)
+    let mut stack: Vec<(&str, usize)> = vec![(root, 0)];
+    on_path.insert(root);
+    while let Some((position, next)) = stack.last_mut() {
+        let children = edges.get(*position).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(child) = children.get(*next) {
+            *next += 1;
+            if on_path.contains(child.as_str()) {
+                return Some(child.clone());
+            }
+            if !done.contains(child.as_str()) {
+                on_path.insert(child);
+                stack.push((child, 0));
+            }
+        } else {
+            let position = *position;
+            on_path.remove(position);
+            done.insert(position);
+            stack.pop();
+        }
+    }
+    None
 }
