@@ -256,8 +256,7 @@ def main(argv: list[str]) -> int:
             for path in [args.out, *args.files]:
                 read_store(path, combined)
             temporary = args.out + ".merging"
-            with open(temporary, "w", encoding="utf-8") as handle:
-                pass
+            open(temporary, "w", encoding="utf-8").close()
             for entry in combined.values():
                 append(temporary, entry)
             os.replace(temporary, args.out)
