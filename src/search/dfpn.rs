@@ -36,7 +36,7 @@
 
 use super::game::SearchGame;
 use super::params::PARAMS;
-use super::solver::{ProofTable, Proven, Prover, Unproven};
+use super::solver::{ProofTable, Proven, Prover};
 
 /// A proof or disproof number beyond any count: the question is settled.
 pub(super) const INFINITE: u32 = u32::MAX;
@@ -169,7 +169,7 @@ impl DfpnTable {
             proof: entry.proof,
             disproof: entry.disproof,
             best_move: entry.best_move.unwrap_or(0),
-            flags: SLOT_USED | u8::from(entry.best_move.is_some()) * HAS_MOVE | settled_by << 1,
+            flags: SLOT_USED | (u8::from(entry.best_move.is_some()) * HAS_MOVE) | (settled_by << 1),
             plies: entry.plies.min(255) as u8,
             work,
         };
@@ -435,10 +435,8 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
         };
         self.nodes += nodes;
         self.stopped |= stopped;
-        match proved {
-            Ok(proven) => Some(proven),
-            Err(Unproven::Interrupted | Unproven::Draw) => None,
-        }
+        // Interrupted, or a draw: df-pn searches the position itself.
+        proved.ok()
     }
 
     /// Searches `position` (at `ply` on the path, not over, not settled,
@@ -638,6 +636,9 @@ fn grow(threshold: u32, node: u32, child: u32) -> u32 {
     if threshold >= LARGEST { LARGEST } else { (threshold - node).saturating_add(child).min(LARGEST) }
 }
 
+/// The listed positions of a proof tree with their steps.
+type Steps<G> = Vec<(<G as super::game::GameRules>::Position, ProofStep<<G as super::game::GameRules>::Move>)>;
+
 /// One position of a proof tree that a checker must be told about.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProofStep<M> {
@@ -681,7 +682,7 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
         &mut self,
         root: &G::Position,
         winner_is_attacker: bool,
-    ) -> Result<(Vec<(G::Position, ProofStep<G::Move>)>, u32), TreeError> {
+    ) -> Result<(Steps<G>, u32), TreeError> {
         let mut writer = TreeWriter {
             winner_is_attacker,
             plies: Default::default(),

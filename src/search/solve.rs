@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use super::dfpn::{Answer, Dfpn, DfpnTable, ProofStep, TreeError};
-use super::game::SearchGame;
+use super::game::{GameRules, SearchGame};
 use super::limits::{Limits, Signals};
 use super::params::PARAMS;
 use super::solver::ProofTable;
@@ -55,6 +55,9 @@ pub struct ProofTree<P, M> {
     /// Plies to the end along the tree, at most.
     pub plies: u32,
 }
+
+/// A proof tree, or why it could not be written.
+pub type TreeResult<G> = Result<ProofTree<<G as GameRules>::Position, <G as GameRules>::Move>, TreeError>;
 
 /// Solves positions, keeping what it proved from one to the next.
 pub struct Solver {
@@ -149,7 +152,7 @@ impl Solver {
         solution: &Solution<G::Move>,
         limits: &Limits,
         signals: &Signals,
-    ) -> Option<Result<ProofTree<G::Position, G::Move>, TreeError>> {
+    ) -> Option<TreeResult<G>> {
         let (root_side_attacks, attacker_won) = solution.question?;
         if !matches!(solution.verdict, Verdict::Win | Verdict::Loss) {
             return None;
