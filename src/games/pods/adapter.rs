@@ -99,6 +99,15 @@ impl GameKnowledge for PodsGame {
         Some(if player == position.side_to_move().index() { score } else { -score })
     }
 
+    /// Advanced: the side to move's last pod placed where it wins (not
+    /// where a match's ply limit draws the game first).
+    fn winning_move(&self, position: &Position) -> Option<Move> {
+        if self.max_plies > 0 && position.ply() + 1 >= self.max_plies {
+            return None;
+        }
+        position.winning_placement(&self.rules, position.side_to_move())
+    }
+
     /// Standard: placements that shut the opponent out of the most points
     /// first, among moves history does not tell apart.
     fn order_hint(&self, position: &Position, mv: Move) -> i32 {
@@ -190,6 +199,29 @@ mod tests {
         let left = game.plies_left_bound(&late).unwrap();
         assert!(left < TUNABLES.decided_at + 2 * TUNABLES.fewest_moves_left, "{left} placements left");
         assert_eq!(game.expected_moves_left(&late), TUNABLES.fewest_moves_left);
+    }
+
+    /// Where every move of the side to move leaves the opponent a
+    /// placement that wins at once, a search one ply deep already sees the
+    /// loss: the win a ply past its leaves is found before they are scored.
+    #[test]
+    fn a_search_one_ply_deep_sees_a_win_at_once_past_its_leaves() {
+        let rules = Arc::new(Rules::default_for(Variant::Advanced));
+        let game = PodsGame::new(rules.clone(), 0);
+        let mut searcher = Searcher::new(4);
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let mut lost = 0;
+        super::super::position::visit_random_games(&rules, 23, 400, |position, moves| {
+            let them = position.side_to_move().opponent();
+            if !moves.iter().all(|&mv| position.after(&rules, mv).winning_placement(&rules, them).is_some()) {
+                return;
+            }
+            searcher.clear();
+            let result = searcher.search(&game, position, &[], &limits, &[], &Signals::default(), |_| {});
+            assert_eq!(result.score, Score::Mate(-1), "{position}");
+            lost += 1;
+        });
+        assert!(lost >= 10, "{lost} positions lost at once");
     }
 
     /// How much the score changes, on average, from an even depth to the
