@@ -207,7 +207,7 @@ mod tests {
     #[test]
     fn a_search_one_ply_deep_sees_a_win_at_once_past_its_leaves() {
         let rules = Arc::new(Rules::default_for(Variant::Advanced));
-        let game = PodsGame::new(rules.clone(), 0);
+        let game = PodsAdapter::new(rules.clone(), 0);
         let mut searcher = Searcher::new(4);
         let limits = Limits { depth: Some(1), ..Limits::default() };
         let mut lost = 0;
