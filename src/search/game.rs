@@ -84,6 +84,15 @@ pub trait GameKnowledge: GameRules {
         None
     }
 
+    /// Whether the side to move must stop the player who moved last from
+    /// winning at once on its next turn, where the game can tell cheaply.
+    /// The search looks a ply further at such a node (up to twice the
+    /// iteration's depth from the root), so a threat seen at the leaves is
+    /// answered rather than scored as if it were not there.
+    fn win_threatened(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
     /// How promising `mv` looks before any search, in the units of the
     /// search's history scores (a cut-off `d` plies from the leaves adds
     /// `d²`): it orders the moves history knows little about.

@@ -71,6 +71,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             self.pv[ply].push(mv);
             return MATE - (ply as i32 + 1);
         }
+        let depth = if ply > 0 && ply < 2 * self.iteration_depth as usize && self.game.win_threatened(position) {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.leaf_score(position, mover, ply);
         }
