@@ -1198,8 +1198,11 @@ mod tests {
         let wins_at_once = |position: &Position| {
             let mut moves = MoveList::new();
             position.generate_moves(&rules, &mut moves);
-            let wins: Vec<Move> =
-                moves.iter().copied().filter(|&mv| position.after(&rules, mv).last_mover_emptied_hand(&rules)).collect();
+            let wins: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| position.after(&rules, mv).last_mover_emptied_hand(&rules))
+                .collect();
             wins
         };
         let (mut last_pod, mut won) = (0, 0);
