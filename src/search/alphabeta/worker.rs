@@ -96,10 +96,35 @@ pub(super) struct ThreadLimits {
 pub(super) type CallerReport<'a, M> = RefCell<dyn FnMut(Progress<'_, M>) + 'a>;
 
 /// The main thread's report, shared with its `Manager`, and when the
-/// search began: root moves are announced once it has run a while.
+/// search began: root moves are announced once it has run a while, each
+/// at most once an iteration.
 pub(super) struct Announcer<'a, M> {
     pub(super) report: &'a CallerReport<'a, M>,
     pub(super) started: Instant,
+    /// The depth whose first root search is announcing its moves.
+    depth: u32,
+    /// A second root search of `depth` began (another MultiPV line, a wider
+    /// aspiration window, the depth again): its moves were announced.
+    done: bool,
+}
+
+impl<'a, M> Announcer<'a, M> {
+    /// Announces to `report` once the search begun at `started` has run a while.
+    pub(super) fn new(report: &'a CallerReport<'a, M>, started: Instant) -> Self {
+        Announcer { report, started, depth: 0, done: false }
+    }
+
+    /// Whether root move `number` of a root search at `depth` is announced:
+    /// only in the first root search of each depth, so every root move is
+    /// named at most once an iteration however many times it is searched
+    /// (a MultiPV search of k lines searches the root k times).
+    fn announces(&mut self, number: usize, depth: u32) -> bool {
+        if number == 1 {
+            self.done = depth == self.depth;
+            self.depth = depth;
+        }
+        !self.done && depth == self.depth && self.started.elapsed() >= PARAMS.current_move_after
+    }
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -194,10 +219,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Tells the caller which root move is searched now, once the search
-    /// has run for a while (the main thread only).
+    /// has run for a while, the first time it is searched in the iteration
+    /// (the main thread only).
     pub(super) fn announce(&mut self, mv: G::Move, number: usize, depth: u32) {
-        if let Some(announcer) = &self.announcer
-            && announcer.started.elapsed() >= PARAMS.current_move_after
+        if let Some(announcer) = &mut self.announcer
+            && announcer.announces(number, depth)
         {
             (announcer.report.borrow_mut())(Progress::CurrentMove { depth, mv, number });
         }
