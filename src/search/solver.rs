@@ -65,6 +65,8 @@ struct Slot {
 /// bucket; a new proof replaces the cheaper one.
 pub(super) struct ProofTable {
     slots: Vec<Slot>,
+    /// The slots asked for: more than `slots` holds where the memory could not be had.
+    wanted: usize,
 }
 
 impl ProofTable {
@@ -72,21 +74,31 @@ impl ProofTable {
     pub(super) fn new(megabytes: usize) -> ProofTable {
         let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
         // A power of two, so a key's low bits pick its bucket.
-        let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let wanted = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let mut count = wanted;
         loop {
-            let mut slots = Vec::new();
-            if slots.try_reserve_exact(count).is_ok() || count == 2 {
+            let reserved = super::tt::reserve_table(count);
+            if reserved.is_some() || count == 2 {
+                let mut slots = reserved.unwrap_or_default();
                 super::tt::advise_huge_pages(slots.as_ptr(), slots.capacity() * std::mem::size_of::<Slot>());
+                // Written at once, so that no search pays for the pages later.
                 slots.resize(count, Slot::default());
-                return ProofTable { slots };
+                return ProofTable { slots, wanted };
             }
             count /= 2;
         }
     }
 
-    /// Forgets every proof.
-    pub(super) fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+    /// The table's size in megabytes, and the size asked for (more where
+    /// the memory could not be had).
+    pub(super) fn megabytes(&self) -> (usize, usize) {
+        let megabytes = |slots: usize| slots * std::mem::size_of::<Slot>() >> 20;
+        (megabytes(self.slots.len()), megabytes(self.wanted))
+    }
+
+    /// Forgets every proof, on `threads` threads.
+    pub(super) fn clear(&mut self, threads: usize) {
+        super::tt::clear_on_threads(&mut self.slots, threads);
     }
 
     fn bucket(&self, key: u64) -> usize {

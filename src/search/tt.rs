@@ -95,13 +95,54 @@ const BUCKET_SLOTS: usize = 4;
 #[repr(align(64))]
 struct Bucket([SharedSlot; BUCKET_SLOTS]);
 
-/// `count` empty buckets, if the memory can be had.
+/// `count` empty buckets, if the memory can be had: written at once, so
+/// that no search pays for the pages later.
 fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
-    let mut buckets = Vec::new();
-    buckets.try_reserve_exact(count).ok()?;
+    let mut buckets = reserve_table(count)?;
     advise_huge_pages(buckets.as_ptr(), buckets.capacity() * std::mem::size_of::<Bucket>());
     buckets.resize_with(count, Bucket::default);
     Some(buckets)
+}
+
+/// Address space a table leaves free for everything else the engine
+/// allocates (threads' stacks, buffers, the move-ordering statistics): the
+/// tables' allocations are fallible and give way, the others would end the
+/// process. It matters where address space is limited (`ulimit -v`).
+const HEADROOM_BYTES: usize = 32 << 20;
+
+/// Room for `count` items of a table, reserved but not yet written, if
+/// that much can be had with `HEADROOM_BYTES` still to spare.
+pub(super) fn reserve_table<T>(count: usize) -> Option<Vec<T>> {
+    let mut items = Vec::new();
+    items.try_reserve_exact(count).ok()?;
+    let mut spare: Vec<u8> = Vec::new();
+    spare.try_reserve_exact(HEADROOM_BYTES).ok()?;
+    Some(items)
+}
+
+/// Sets every item to its default, the work shared out over `threads`
+/// threads (as Stockfish clears its table with its search threads); what
+/// a thread that cannot start would have done, the others do.
+pub(super) fn clear_on_threads<T: Default + Send>(items: &mut [T], threads: usize) {
+    // Below this a thread costs more than it saves.
+    const MIN_SHARE_BYTES: usize = 4 << 20;
+    let share = items.len().div_ceil(threads.max(1)).max(MIN_SHARE_BYTES / std::mem::size_of::<T>().max(1));
+    let parts = std::sync::Mutex::new(items.chunks_mut(share).collect::<Vec<_>>());
+    let work = || {
+        while let Some(part) = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop() {
+            part.iter_mut().for_each(|item| *item = T::default());
+        }
+    };
+    let helpers = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len().saturating_sub(1);
+    std::thread::scope(|scope| {
+        for _ in 0..helpers {
+            if let Err(error) = std::thread::Builder::new().spawn_scoped(scope, work) {
+                log::debug!("clearing the table on fewer threads: {error}");
+                break;
+            }
+        }
+        work();
+    });
 }
 
 /// Asks the kernel to back the whole 2 MiB pages inside `length` bytes at
@@ -169,11 +210,9 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Empties the table.
-    pub(super) fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            *bucket = Bucket::default();
-        }
+    /// Empties the table, on `threads` threads.
+    pub(super) fn clear(&mut self, threads: usize) {
+        clear_on_threads(&mut self.buckets, threads);
         self.generation = 0;
     }
 
@@ -275,13 +314,28 @@ mod tests {
     }
 
     #[test]
+    fn a_table_cleared_on_several_threads_is_empty_everywhere() {
+        let mut table = TranspositionTable::new(16);
+        let keys: Vec<u64> = (1..=200_000u64).map(|key| key.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        for &key in &keys {
+            table.store(key, Entry { depth: 1, bound: Bound::Exact, score: 0, best_move: None });
+        }
+        assert!(keys.iter().filter(|&&key| table.probe(key).is_some()).count() > 100_000);
+        table.clear(3);
+        assert!(keys.iter().all(|&key| table.probe(key).is_none()));
+        let mut slots = vec![7u64; 1 << 22];
+        clear_on_threads(&mut slots, 4);
+        assert!(slots.iter().all(|&slot| slot == 0));
+    }
+
+    #[test]
     fn stored_entries_come_back_and_other_keys_miss() {
         let mut table = TranspositionTable::new(1);
         let entry = Entry { depth: 7, bound: Bound::Lower, score: -12345, best_move: Some(0x1abc) };
         table.store(42, entry);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(43), None);
-        table.clear();
+        table.clear(1);
         assert_eq!(table.probe(42), None);
     }
 
