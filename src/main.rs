@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
-use podium::cli::analysis;
+use podium::cli::analysis::{self, json_string};
 use podium::cli::bench::{self, BenchOptions};
+use podium::cli::rules::ReadAs;
 use podium::games::Session;
 use podium::games::registry::{Kind, Registry, Selected, TuneRequest};
 use podium::protocol::command::{Start, parse_position_text};
@@ -550,10 +551,12 @@ impl ProgressBar {
 }
 
 fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    let read_as = ReadAs::of(&Registry::builtin(), &args.game.selected()?);
     let game = args.game.session(&args.moves)?;
     let position = game.position_line();
     let started = Instant::now();
-    let (proof, nodes) = match game.ending() {
+    let ending = game.ending();
+    let (proof, nodes) = match &ending {
         Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
         None => {
             let limits = Limits {
@@ -562,7 +565,9 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 prove: true,
                 ..Limits::default()
             };
-            let mut searcher = Searcher::new(args.hash as usize);
+            // Tables that take memory as the proof needs it: a small proof
+            // answers at once, and a large one pays for its pages as it goes.
+            let mut searcher = Searcher::with_tables_on_demand(args.hash as usize);
             let mut last: Option<Report<String>> = None;
             let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
                 if let Progress::Line(report) = progress {
@@ -590,24 +595,43 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 format!("\"proven\":true,\"winner\":{winner},\"mate\":{mate},\"line\":[{}]", line.join(","))
             }
         };
+        let over = ending.map_or(String::new(), |ending| format!(",\"gameover\":{}", json_string(&ending.description)));
         out.line(format_args!(
-            "{{\"type\":\"solve\",\"position\":\"{position}\",{proof},\"nodes\":{nodes},\"time\":{time}}}"
+            "{{\"type\":\"solve\",\"position\":\"{position}\",{},{proof},\"nodes\":{nodes},\"time\":{time}{over}}}",
+            read_as.json_fields()
         ));
     } else {
         out.line(format_args!("position {position}"));
-        match &proof {
-            None => out.line("result unknown: no proof within the limits"),
-            Some((mate, line, winner)) => {
-                let winner = winner.map_or("the side to move loses".to_string(), |seat| {
-                    format!("{} (p{}) wins", game.seat_name(seat), seat + 1)
-                });
-                out.line(format_args!("result {winner}, mate {mate}"));
+        out.line(format_args!("game {read_as}"));
+        match (&ending, &proof) {
+            (Some(ending), _) => out.line(format_args!("result game over: {ending}")),
+            (None, None) => out.line("result unknown: no proof within the limits"),
+            (None, Some((mate, line, winner))) => {
+                out.line(format_args!("result {}", proof_in_words(game.as_ref(), *mate, *winner)));
                 out.line(format_args!("line {}", line.join(" ")));
             }
         }
         out.line(format_args!("nodes {nodes} time {time} ms"));
     }
     Ok(out.finish()?)
+}
+
+/// A proof for people: `White (p1, to move) wins in at most 4 moves of its
+/// own`. The count is the side to move's own moves to the end along the
+/// proof's line, the winner's proved moves against the loser's longest
+/// resistance: an upper bound on the fastest win.
+fn proof_in_words(game: &dyn Session, mate: i32, winner: Option<usize>) -> String {
+    let mover = game.mover();
+    let seat = |seat: usize| format!("{} (p{}", game.seat_name(seat), seat + 1);
+    let moves = match mate.abs() {
+        1 => "1 move of its own".to_string(),
+        count => format!("{count} moves of its own"),
+    };
+    match winner {
+        _ if mate > 0 => format!("{}, to move) wins in at most {moves}", seat(mover)),
+        Some(winner) => format!("{}) wins: {}, to move) loses within {moves}", seat(winner), seat(mover)),
+        None => format!("{}, to move) loses within {moves} against the others together", seat(mover)),
+    }
 }
 
 fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {

@@ -253,19 +253,53 @@ fn solve_proves_small_poldr_games_as_text_and_json() {
     // a single cell (the reference test's hand argument).
     let lines = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"]));
     assert_eq!(lines[0], "position 4/4/4/4 b 3,3 1 0 -,-");
-    assert!(lines[1].starts_with("result Blue (p1) wins, mate 2"), "{lines:?}");
-    assert!(lines[2].starts_with("line "), "{lines:?}");
+    assert_eq!(lines[1], "game poldr, Size 4, Bricks 3");
+    assert_eq!(lines[2], "result Blue (p1, to move) wins in at most 2 moves of its own", "{lines:?}");
+    assert!(lines[3].starts_with("line "), "{lines:?}");
     let json = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3", "--json"]));
     assert_eq!(json.len(), 1);
     assert!(
         json[0].starts_with(
-            r#"{"type":"solve","position":"4/4/4/4 b 3,3 1 0 -,-","proven":true,"winner":"p1","mate":2,"line":["#
+            r#"{"type":"solve","position":"4/4/4/4 b 3,3 1 0 -,-","game":"poldr","settings":{"Size":"4","Bricks":"3"},"proven":true,"winner":"p1","mate":2,"line":["#
         ),
         "{json:?}"
     );
+    // After Blue's first turn Yellow is to move and lost: the count is
+    // signed for the side to move, the winner named beside it.
+    let moves = ["--moves", "Pa1Md1"];
+    let lost = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3", moves[0], moves[1]]));
+    assert_eq!(lost[2], "result Blue (p1) wins: Yellow (p2, to move) loses within 1 move of its own", "{lost:?}");
+    let lost = stdout_lines(&podium(&[
+        "solve", "--game", "poldr", "--size", "4", "--bricks", "3", moves[0], moves[1], "--json",
+    ]));
+    assert!(lost[0].contains(r#""proven":true,"winner":"p1","mate":-1,"#), "{lost:?}");
+    // With three players a loss names no winner.
+    let coalition = stdout_lines(&podium(&[
+        "solve",
+        "--game",
+        "poldr",
+        "--players",
+        "3",
+        "--size",
+        "4",
+        "--bricks",
+        "3",
+        moves[0],
+        moves[1],
+    ]));
+    assert_eq!(
+        coalition[2], "result Yellow (p2, to move) loses within 1 move of its own against the others together",
+        "{coalition:?}"
+    );
     // A finished game is its own proof.
     let over = stdout_lines(&podium(&["solve", "--game", "poldr", "--bricks", "3", "--moves", "Pa1Me5"]));
-    assert!(over[1].starts_with("result Blue (p1) wins, mate 0"), "{over:?}");
+    assert!(over[2].starts_with("result game over: Blue wins"), "{over:?}");
+    let over = stdout_lines(&podium(&["solve", "--game", "poldr", "--bricks", "3", "--moves", "Pa1Me5", "--json"]));
+    assert!(over[0].contains(r#""winner":"p1","mate":0,"line":[],"nodes":0,"#), "{over:?}");
+    assert!(over[0].contains(r#""gameover":"Blue wins"#), "{over:?}");
+    // A Pods answer names its variant.
+    let pods = stdout_lines(&podium(&["solve", "--variant", "advanced", "--movetime", "1", "--json"]));
+    assert!(pods[0].contains(r#""game":"pods","variant":"advanced","#), "{pods:?}");
     let bad = podium(&["solve", "--game", "poldr", "--variant", "advanced"]);
     assert!(!bad.status.success());
 }

@@ -5,3 +5,4 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod rules;

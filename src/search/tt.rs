@@ -97,11 +97,90 @@ struct Bucket([SharedSlot; BUCKET_SLOTS]);
 
 /// `count` empty buckets, if the memory can be had: written at once, so
 /// that no search pays for the pages later.
-fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
+fn allocate_buckets(count: usize) -> Option<Buckets> {
     let mut buckets = reserve_table(count)?;
     advise_huge_pages(buckets.as_ptr(), buckets.capacity() * std::mem::size_of::<Bucket>());
     buckets.resize_with(count, Bucket::default);
-    Some(buckets)
+    Some(Buckets::Written(buckets))
+}
+
+/// `count` empty buckets, if the memory can be had, as zeroed memory that
+/// the system backs page by page as it is first written (`calloc` maps
+/// fresh pages for a large block and writes nothing): a search that uses
+/// little of the table takes little memory, and pays for the pages it uses
+/// as it goes. Huge pages are not asked for: one would be written whole
+/// the first time any of its 2 MiB is.
+fn zeroed_buckets(count: usize) -> Option<Buckets> {
+    let bytes = count.checked_mul(std::mem::size_of::<Bucket>())?;
+    // `alloc_zeroed` goes to `calloc` only for an alignment it gives by
+    // itself: the block is over-allocated and the buckets start at its
+    // first cache line.
+    let layout = std::alloc::Layout::from_size_align(bytes.checked_add(BUCKET_ALIGN)?, 16).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+    let mut spare: Vec<u8> = Vec::new();
+    if spare.try_reserve_exact(HEADROOM_BYTES).is_err() {
+        // SAFETY: allocated just above with this layout.
+        unsafe { std::alloc::dealloc(base.as_ptr(), layout) };
+        return None;
+    }
+    let offset = base.as_ptr().align_offset(BUCKET_ALIGN);
+    // SAFETY: `offset` < BUCKET_ALIGN, so the buckets lie inside the block.
+    let first = unsafe { base.add(offset) }.cast::<Bucket>();
+    Some(Buckets::Zeroed { base, layout, first, count })
+}
+
+const BUCKET_ALIGN: usize = std::mem::align_of::<Bucket>();
+
+/// A table's buckets: written when made, or zeroed pages the system backs
+/// as they are first written.
+enum Buckets {
+    Written(Vec<Bucket>),
+    Zeroed {
+        /// The block allocated, with its layout, to free it.
+        base: std::ptr::NonNull<u8>,
+        layout: std::alloc::Layout,
+        /// The first bucket, aligned inside the block, and how many.
+        first: std::ptr::NonNull<Bucket>,
+        count: usize,
+    },
+}
+
+// SAFETY: the block is owned, and a bucket is atomics only.
+unsafe impl Send for Buckets {}
+// SAFETY: shared access goes through the buckets' atomics.
+unsafe impl Sync for Buckets {}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        match self {
+            Buckets::Written(buckets) => buckets,
+            // SAFETY: `count` buckets from `first` lie inside the owned block,
+            // zeroed, and all zeros is an empty bucket (atomics of 0).
+            Buckets::Zeroed { first, count, .. } => unsafe { std::slice::from_raw_parts(first.as_ptr(), *count) },
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        match self {
+            Buckets::Written(buckets) => buckets,
+            // SAFETY: as for `deref`, and `&mut self` makes the access exclusive.
+            Buckets::Zeroed { first, count, .. } => unsafe { std::slice::from_raw_parts_mut(first.as_ptr(), *count) },
+        }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        if let Buckets::Zeroed { base, layout, .. } = self {
+            // SAFETY: allocated by `zeroed_buckets` with this layout; buckets need no drop.
+            unsafe { std::alloc::dealloc(base.as_ptr(), *layout) };
+        }
+    }
 }
 
 /// Address space a table leaves free for everything else the engine
@@ -177,7 +256,7 @@ pub(super) fn advise_huge_pages<T>(start: *const T, length: usize) {
 /// Search results by position key, shared by the threads of a search
 /// without locks: buckets of four slots, one cache line each.
 pub(super) struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     /// Bumped for every new search, so old entries give way first.
     generation: u8,
 }
@@ -189,9 +268,16 @@ impl TranspositionTable {
         TranspositionTable::allocate(megabytes, allocate_buckets)
     }
 
+    /// `new`, but the memory is taken page by page as the search first
+    /// writes it (see `zeroed_buckets`): for a single search whose work, not
+    /// the size asked, should decide what it costs.
+    pub(super) fn on_demand(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::allocate(megabytes, zeroed_buckets)
+    }
+
     /// `new` with the allocation given: it answers `None` when the memory
     /// for that many buckets cannot be had.
-    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Vec<Bucket>>) -> TranspositionTable {
+    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Buckets>) -> TranspositionTable {
         let mut count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         loop {
             if let Some(buckets) = allocate(count) {
@@ -199,7 +285,7 @@ impl TranspositionTable {
             }
             if count == 1 {
                 // Without memory for one bucket nothing else would run either.
-                return TranspositionTable { buckets: vec![Bucket::default()], generation: 0 };
+                return TranspositionTable { buckets: Buckets::Written(vec![Bucket::default()]), generation: 0 };
             }
             count /= 2;
         }

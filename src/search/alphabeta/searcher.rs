@@ -51,6 +51,22 @@ impl Searcher {
         }
     }
 
+    /// `new`, with tables that take memory as the search uses it: the
+    /// transposition table's pages come from the system as they are first
+    /// written, and the proof table starts small and doubles as it fills,
+    /// up to its share of `hash_megabytes`. For a single search whose work,
+    /// not the size asked, should decide the memory (`podium solve`: a
+    /// small proof answers at once); a search under a clock would pay for
+    /// the pages inside its time, so the engine makes its tables with `new`
+    /// before any search.
+    pub fn with_tables_on_demand(hash_megabytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::on_demand(hash_megabytes),
+            proofs: ProofTable::growing(hash_megabytes / PARAMS.proof_table_divisor),
+            ..Searcher::new(1)
+        }
+    }
+
     /// Forgets everything learned: for a new game. The tables are cleared
     /// by as many threads as search.
     pub fn clear(&mut self) {
