@@ -485,7 +485,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
 /// The protocol's lines for one position: the info lines as they come, then `bestmove`.
 fn analyse_as_text(out: &mut Out, searcher: &mut Searcher, session: &dyn Session, limits: &Limits) {
     searcher.clear();
-    if let Some(outcome) = session.ending() {
+    if let Some(outcome) = session.outcome() {
         out.line(format_args!("info string game over: {outcome}"));
         out.line(BestMove::default());
         return;
@@ -555,9 +555,9 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let game = args.game.session(&args.moves)?;
     let position = game.position_line();
     let started = Instant::now();
-    let ending = game.ending();
-    let (proof, nodes) = match &ending {
-        Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
+    let outcome = game.outcome();
+    let (proof, nodes) = match &outcome {
+        Some(outcome) => (Some((0, Vec::new(), outcome.winner)), 0),
         None => {
             let limits = Limits {
                 depth: Some(127),
@@ -595,7 +595,9 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 format!("\"proven\":true,\"winner\":{winner},\"mate\":{mate},\"line\":[{}]", line.join(","))
             }
         };
-        let over = ending.map_or(String::new(), |ending| format!(",\"gameover\":{}", json_string(&ending.description)));
+        let over = outcome
+            .as_ref()
+            .map_or(String::new(), |outcome| format!(",\"gameover\":{}", json_string(&outcome.description)));
         out.line(format_args!(
             "{{\"type\":\"solve\",\"position\":\"{position}\",{},{proof},\"nodes\":{nodes},\"time\":{time}{over}}}",
             read_as.json_fields()
@@ -603,8 +605,8 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     } else {
         out.line(format_args!("position {position}"));
         out.line(format_args!("game {read_as}"));
-        match (&ending, &proof) {
-            (Some(ending), _) => out.line(format_args!("result game over: {ending}")),
+        match (&outcome, &proof) {
+            (Some(outcome), _) => out.line(format_args!("result game over: {outcome}")),
             (None, None) => out.line("result unknown: no proof within the limits"),
             (None, Some((mate, line, winner))) => {
                 out.line(format_args!("result {}", proof_in_words(game.as_ref(), *mate, *winner)));

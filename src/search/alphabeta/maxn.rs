@@ -38,16 +38,9 @@ impl fmt::Display for MultiplayerSearch {
 }
 
 /// A name that is not a multiplayer search style (the name given).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown multiplayer search '{0}' (expected paranoid or maxn)")]
 pub struct UnknownMultiplayerSearch(pub String);
-
-impl fmt::Display for UnknownMultiplayerSearch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown multiplayer search '{}' (expected paranoid or maxn)", self.0)
-    }
-}
-
-impl std::error::Error for UnknownMultiplayerSearch {}
 
 impl FromStr for MultiplayerSearch {
     type Err = UnknownMultiplayerSearch;
