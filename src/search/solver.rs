@@ -97,7 +97,7 @@ impl ProofTable {
     /// pay for the doubling.
     pub(super) fn growing(megabytes: usize) -> ProofTable {
         let wanted = Self::slots_for(megabytes);
-        let mut table = ProofTable::new(GROWING_START_SLOTS.min(wanted) * std::mem::size_of::<Slot>() >> 20);
+        let mut table = ProofTable::new((GROWING_START_SLOTS.min(wanted) * std::mem::size_of::<Slot>()) >> 20);
         (table.wanted, table.limit) = (wanted, wanted);
         table
     }
@@ -141,7 +141,7 @@ impl ProofTable {
     /// The table's size in megabytes, and the size asked for (more where
     /// the memory could not be had).
     pub(super) fn megabytes(&self) -> (usize, usize) {
-        let megabytes = |slots: usize| slots * std::mem::size_of::<Slot>() >> 20;
+        let megabytes = |slots: usize| (slots * std::mem::size_of::<Slot>()) >> 20;
         (megabytes(self.slots.len()), megabytes(self.wanted))
     }
 
