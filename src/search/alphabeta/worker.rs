@@ -101,29 +101,33 @@ pub(super) type CallerReport<'a, M> = RefCell<dyn FnMut(Progress<'_, M>) + 'a>;
 pub(super) struct Announcer<'a, M> {
     pub(super) report: &'a CallerReport<'a, M>,
     pub(super) started: Instant,
-    /// The depth whose first root search is announcing its moves.
+    /// The depth whose root moves are being announced.
     depth: u32,
-    /// A second root search of `depth` began (another MultiPV line, a wider
-    /// aspiration window, the depth again): its moves were announced.
-    done: bool,
+    /// The highest root move number announced at `depth`.
+    announced: usize,
 }
 
 impl<'a, M> Announcer<'a, M> {
     /// Announces to `report` once the search begun at `started` has run a while.
     pub(super) fn new(report: &'a CallerReport<'a, M>, started: Instant) -> Self {
-        Announcer { report, started, depth: 0, done: false }
+        Announcer { report, started, depth: 0, announced: 0 }
     }
 
     /// Whether root move `number` of a root search at `depth` is announced:
-    /// only in the first root search of each depth, so every root move is
-    /// named at most once an iteration however many times it is searched
-    /// (a MultiPV search of k lines searches the root k times).
+    /// only a number above every one announced at that depth, so at most
+    /// one line per root move an iteration however many times the root is
+    /// searched (a MultiPV search of k lines searches it k times, a failed
+    /// aspiration window again), and a search again after one that failed
+    /// before the first second still names its moves.
     fn announces(&mut self, number: usize, depth: u32) -> bool {
-        if number == 1 {
-            self.done = depth == self.depth;
-            self.depth = depth;
+        if depth != self.depth {
+            (self.depth, self.announced) = (depth, 0);
         }
-        !self.done && depth == self.depth && self.started.elapsed() >= PARAMS.current_move_after
+        if number <= self.announced || self.started.elapsed() < PARAMS.current_move_after {
+            return false;
+        }
+        self.announced = number;
+        true
     }
 }
 
