@@ -442,6 +442,15 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(out.finish()?)
 }
 
+/// Says so on stderr where the memory for the hash size asked could not be
+/// had: the search goes on with the smaller table.
+fn warn_if_smaller(searcher: &Searcher, asked: u64) {
+    let got = searcher.hash_megabytes();
+    if (got as u64) < asked {
+        log::warn!("--hash {asked}: so much memory cannot be had here, using {got} MB");
+    }
+}
+
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let limits = Limits {
         depth: args.limit.depth,
@@ -450,6 +459,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash as usize);
+    warn_if_smaller(&searcher, args.hash);
     let threads = searcher.set_threads(args.threads as usize);
     if threads < args.threads as usize {
         log::warn!("this machine runs {threads} threads at once: searching with {threads}, not {}", args.threads);
@@ -677,6 +687,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
             // Tables that take memory as the proof needs it: a small proof
             // answers at once, and a large one pays for its pages as it goes.
             let mut searcher = Searcher::with_tables_on_demand(args.hash as usize);
+            warn_if_smaller(&searcher, args.hash);
             let mut last: Option<Report<String>> = None;
             let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
                 if let Progress::Line(report) = progress {

@@ -45,3 +45,19 @@ fn a_small_proof_with_a_large_hash_takes_little_memory_and_the_engine_s_tables_a
     assert!(written >= after + 90, "{after} MB, then {written} MB with the engine's tables of Hash 64");
     drop(engine_tables);
 }
+
+#[test]
+fn short_of_address_space_solve_proves_with_smaller_tables() {
+    // 1024 MB asked for in 105 MB of address space: the tables give way
+    // (halved until they fit), and the proof is made, not aborted.
+    let script = format!(
+        "ulimit -v 105000; exec '{}' solve --game poldr --size 4 --bricks 3 --hash 1024",
+        env!("CARGO_BIN_EXE_podium")
+    );
+    let output = std::process::Command::new("sh").args(["-c", &script]).output().expect("sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?}: {stdout} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("result Blue (p1, to move) wins in at most 2 moves of its own"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--hash 1024: so much memory cannot be had here, using "), "{stderr}");
+}
