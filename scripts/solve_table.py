@@ -4,8 +4,11 @@ plies before the end of real games, and per number of plies the share proved and
 
     solve_table.py POSITIONS [--engine PATH] [--movetime MS | --cpu-limit S] [--hash MB] [--plies 14,16]
 
-POSITIONS has one position a line, `<position line> # <plies before the end> <variant>` (as
-scripts/data/pods-endgames-*.txt); blank lines and lines starting with `#` are skipped. Each
+POSITIONS has one position a line, a JSON object naming its game and variant, as `podium analyse
+--positions` reads it, with the plies before the end in "id" (as scripts/data/pods-endgames-*.txt:
+`{"game":"pods","variant":"standard","fen":"<position line>","id":{"plies_before_end":8}}`), or
+the older `<position line> # <plies before the end> <variant>`; blank lines and lines starting
+with `#` are skipped. Each
 position is solved by its own process, with the hash size given, and timed in CPU time (user and
 system, of that process), so that other work on the machine changes the figures little. A position
 not proved within --movetime counts as slower than every proved one. --cpu-limit S limits each
@@ -61,6 +64,9 @@ def read_endgames(path: str) -> list[Endgame]:
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue
+                if line.startswith("{"):
+                    endgames.append(json_endgame(path, number, line))
+                    continue
                 fen, _, tag = line.partition(" # ")
                 words = tag.split()
                 if len(words) != 2 or not words[0].isdigit() or words[1] not in VARIANTS:
@@ -70,6 +76,21 @@ def read_endgames(path: str) -> list[Endgame]:
     except (OSError, UnicodeDecodeError) as error:
         raise TableError(f"{path}: {error}") from None
     return endgames
+
+
+def json_endgame(path: str, number: int, line: str) -> Endgame:
+    """A JSON line: {"game":"pods","variant":V,"fen":F,"id":{"plies_before_end":N}}."""
+    try:
+        entry = json.loads(line)
+    except (ValueError, RecursionError) as error:
+        raise TableError(f"{path}: line {number}: not JSON: {error}") from None
+    tag = entry.get("id") if isinstance(entry, dict) else None
+    plies = tag.get("plies_before_end") if isinstance(tag, dict) else None
+    if (not isinstance(entry, dict) or entry.get("game", "pods") != "pods" or entry.get("variant") not in VARIANTS
+            or not isinstance(entry.get("fen"), str) or type(plies) is not int or plies < 0):
+        raise TableError(f"{path}: line {number}: expected {{\"game\":\"pods\",\"variant\":\"standard|advanced\","
+                         f"\"fen\":\"<position line>\",\"id\":{{\"plies_before_end\":<plies>}}}}, found {line[:200]!r}")
+    return Endgame(entry["fen"], plies, entry["variant"])
 
 
 class SolveError(Exception):

@@ -9,11 +9,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
-use podium::cli::analysis;
+use podium::cli::analysis::{self, json_string};
 use podium::cli::bench::{self, BenchOptions};
-use podium::games::registry::{Kind, Registry, Selected, TuneRequest};
+use podium::cli::positions::{Lines, Request, line_id, parse_request};
+use podium::cli::rules::ReadAs;
+use podium::games::registry::{Kind, Registry, SelectError, Selected, TuneRequest};
 use podium::games::{Session, SolveRequest};
-use podium::protocol::command::{Start, parse_position_text};
+use podium::protocol::command::Start;
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
 use podium::search::{Limits, Progress, Report, Score, Searcher, Signals, Verdict};
@@ -224,26 +226,53 @@ impl GameArgs {
         self.session_at(&start, moves)
     }
 
-    /// The game at a line of a positions file, read as the protocol reads
-    /// a position (`startpos`, `fen <line>` or a bare line, optionally after
-    /// `position`, each optionally followed by `moves <move>...`).
-    fn session_from_line(&self, line: &str) -> anyhow::Result<Box<dyn Session>> {
-        let (start, moves) = parse_position_text(line)?;
-        self.session_at(&start, &moves)
+    /// The game a line of a positions file asks for, and how it was read.
+    /// A line that names no game is of the command line's (`base`); one
+    /// that names the command line's game takes its settings, then the
+    /// line's over them; one that names another game takes only its own.
+    /// `"variant"` sets the game's variant parameter.
+    fn session_for(&self, base: &Selected, request: &Request) -> anyhow::Result<(ReadAs, Box<dyn Session>)> {
+        let registry = Registry::builtin();
+        let index = match &request.game {
+            Some(name) => registry
+                .index_of(name)
+                .ok_or_else(|| SelectError::UnknownGame { name: name.clone(), games: registry.names() })?,
+            None => base.index,
+        };
+        let game = &registry.games()[index];
+        let mut settings: Vec<(&str, &str)> = Vec::new();
+        if index == base.index {
+            settings.extend(self.settings.iter().map(|(name, value)| (*name, value.as_str())));
+        }
+        if let Some(variant) = &request.variant {
+            let Some(parameter) = game.variant_parameter() else {
+                bail!("{} has no variants: \"variant\" is for a game that has", game.name());
+            };
+            settings.push((parameter, variant));
+        }
+        settings.extend(request.settings.iter().map(|(name, value)| (name.as_str(), value.as_str())));
+        let selected = registry.select(Some(game.name()), &settings)?;
+        let read_as = ReadAs::of(&registry, &selected);
+        let session = session_of(&selected, &request.start, &request.moves)?;
+        Ok((read_as, session))
     }
 
     fn session_at(&self, start: &Start, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
-        let setup = self.selected()?.setup;
-        let mut session = match start {
-            Start::StartPos => setup.start(),
-            Start::Fen(line) => setup.session_at(line)?,
-        };
-        // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
-        for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
-            session.play(text).with_context(|| format!("move {text} at index {index}"))?;
-        }
-        Ok(session)
+        session_of(&self.selected()?, start, moves)
     }
+}
+
+/// The game `selected` at `start`, after `moves`.
+fn session_of(selected: &Selected, start: &Start, moves: &[String]) -> anyhow::Result<Box<dyn Session>> {
+    let mut session = match start {
+        Start::StartPos => selected.setup.start(),
+        Start::Fen(line) => selected.setup.session_at(line)?,
+    };
+    // Each argument may hold several moves: `--moves "A@c3 b@d4"` works too.
+    for (index, text) in moves.iter().flat_map(|text| text.split_whitespace()).enumerate() {
+        session.play(text).with_context(|| format!("move {text} at index {index}"))?;
+    }
+    Ok(session)
 }
 
 #[derive(Args)]
@@ -429,6 +458,15 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(out.finish()?)
 }
 
+/// Says so on stderr where the memory for the hash size asked could not be
+/// had: the search goes on with the smaller table.
+fn warn_if_smaller(searcher: &Searcher, asked: u64) {
+    let got = searcher.hash_megabytes();
+    if (got as u64) < asked {
+        log::warn!("--hash {asked}: so much memory cannot be had here, using {got} MB");
+    }
+}
+
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     let limits = Limits {
         depth: args.limit.depth,
@@ -437,50 +475,69 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash as usize);
+    warn_if_smaller(&searcher, args.hash);
     let threads = searcher.set_threads(args.threads as usize);
     if threads < args.threads as usize {
         log::warn!("this machine runs {threads} threads at once: searching with {threads}, not {}", args.threads);
     }
     searcher.set_lines(args.multipv as usize);
-    let inputs: Vec<(usize, String)> = match &args.positions {
-        None => vec![(1, "(command line)".to_string())],
-        Some(path) => read_positions(path)?,
-    };
-    let mut out = Out::new();
-    let mut progress =
-        ProgressBar::new(inputs.len(), args.progress || (inputs.len() > 1 && io::stderr().is_terminal()));
     // Arguments of the wrong game are a command-line error before any position.
-    args.game.selected()?;
-    let mut failures = 0;
-    for (index, input) in &inputs {
-        let session = match &args.positions {
-            None => args.game.session(&args.moves),
-            Some(_) => args.game.session_from_line(input),
-        };
-        match session {
-            Ok(session) if args.json => {
-                let analysis = analysis::analyse(&mut searcher, session.as_ref(), &limits);
-                out.line(analysis.to_json(*index, input, session.as_ref()));
-            }
+    let base = args.game.selected()?;
+    let mut out = Out::new();
+    let Some(path) = &args.positions else {
+        let read_as = ReadAs::of(&Registry::builtin(), &base);
+        return match args.game.session(&args.moves) {
             Ok(session) => {
-                if args.positions.is_some() {
-                    out.line(format_args!("info string position {index}: {input}"));
-                }
-                analyse_as_text(&mut out, &mut searcher, session.as_ref(), &limits);
+                answer(&mut out, args.json, &mut searcher, &limits, None, &read_as, None, session.as_ref());
+                Ok(out.finish()?)
             }
+            Err(error) => {
+                // A position named on the command line is a command-line
+                // error too (after its JSON object): said on stderr.
+                if args.json {
+                    out.line(analysis::error_json(1, "(command line)", None, &format!("{error:#}")));
+                }
+                out.finish()?;
+                Err(error)
+            }
+        };
+    };
+    // A file is counted first, for the progress bar; stdin is not.
+    let total = if path == "-" { None } else { Some(count_positions(path)?) };
+    let mut progress = ProgressBar::new(total, args.progress || (total != Some(1) && io::stderr().is_terminal()));
+    let mut lines = open_positions(path)?;
+    let (mut read, mut failures) = (0, 0);
+    while let Some(line) =
+        lines.next_line().with_context(|| format!("cannot read the positions from {}", positions_name(path)))?
+    {
+        read += 1;
+        let request = match &line.fault {
+            Some(fault) => Err(anyhow::Error::new(fault.clone())),
+            None => parse_request(&line.text).map_err(anyhow::Error::new),
+        };
+        let id = match &request {
+            Ok(request) => request.id.clone(),
+            Err(_) if line.fault.is_none() => line_id(&line.text),
+            Err(_) => None,
+        };
+        match request.and_then(|request| args.game.session_for(&base, &request)) {
+            Ok((read_as, session)) => answer(
+                &mut out,
+                args.json,
+                &mut searcher,
+                &limits,
+                Some((line.number, &line.text)),
+                &read_as,
+                id.as_deref(),
+                session.as_ref(),
+            ),
             Err(error) => {
                 failures += 1;
                 let message = format!("{error:#}");
                 if args.json {
-                    out.line(analysis::error_json(*index, input, &message));
-                } else if args.positions.is_some() {
-                    out.line(format_args!("info string error: position {index}: {message}"));
-                }
-                // A position named on the command line is a command-line error
-                // too (after its JSON object): said on stderr, the only one.
-                if args.positions.is_none() {
-                    out.finish()?;
-                    return Err(error);
+                    out.line(analysis::error_json(line.number, &line.text, id.as_deref(), &message));
+                } else {
+                    out.line(format_args!("info string error: position {}: {message}", line.number));
                 }
             }
         }
@@ -492,9 +549,66 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
     progress.finish();
     out.finish()?;
     if failures > 0 {
-        bail!("{failures} of {} positions could not be analysed", inputs.len());
+        bail!("{failures} of {read} positions could not be analysed");
     }
     Ok(())
+}
+
+/// One position's answer: a JSON object, or the protocol's lines after
+/// `info string position <line>: <input>` (for a line of a file) and
+/// `info string game <how it was read>`.
+#[allow(clippy::too_many_arguments)]
+fn answer(
+    out: &mut Out,
+    json: bool,
+    searcher: &mut Searcher,
+    limits: &Limits,
+    input: Option<(usize, &str)>,
+    read_as: &ReadAs,
+    id: Option<&str>,
+    session: &dyn Session,
+) {
+    let (index, position) = input.unwrap_or((1, "(command line)"));
+    if json {
+        let analysis = analysis::analyse(searcher, session, limits);
+        let mut fields = format!(",{}", read_as.json_fields());
+        if let Some(id) = id {
+            fields.push_str(&format!(",\"id\":{id}"));
+        }
+        out.line(analysis.to_json(index, position, &fields, session));
+    } else {
+        if input.is_some() {
+            out.line(format_args!("info string position {index}: {position}"));
+        }
+        out.line(format_args!("info string game {read_as}"));
+        analyse_as_text(out, searcher, session, limits);
+    }
+}
+
+/// `stdin` or the file's name, for messages.
+fn positions_name(path: &str) -> String {
+    if path == "-" { "stdin".to_string() } else { format!("the positions file {path}") }
+}
+
+/// The lines of a positions file ('-': stdin), read one at a time.
+fn open_positions(path: &str) -> anyhow::Result<Lines<Box<dyn io::BufRead>>> {
+    let reader: Box<dyn io::BufRead> = if path == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read the positions file {path}"))?;
+        Box::new(io::BufReader::new(file))
+    };
+    Ok(Lines::new(reader))
+}
+
+/// How many lines of a positions file are worth an answer.
+fn count_positions(path: &str) -> anyhow::Result<usize> {
+    let mut lines = open_positions(path)?;
+    let mut count = 0;
+    while lines.next_line().with_context(|| format!("cannot read {}", positions_name(path)))?.is_some() {
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// The protocol's lines for one position: the info lines as they come, then `bestmove`.
@@ -528,7 +642,8 @@ fn read_positions(path: &str) -> anyhow::Result<Vec<(usize, String)>> {
 /// `analyse [#######.............] 12/40 positions, 3 s, about 7 s left` on
 /// stderr, redrawn in place.
 struct ProgressBar {
-    total: usize,
+    /// The positions to analyse, where known (not for stdin).
+    total: Option<usize>,
     done: usize,
     started: Instant,
     shown: bool,
@@ -537,7 +652,7 @@ struct ProgressBar {
 impl ProgressBar {
     const WIDTH: usize = 30;
 
-    fn new(total: usize, shown: bool) -> ProgressBar {
+    fn new(total: Option<usize>, shown: bool) -> ProgressBar {
         ProgressBar { total, done: 0, started: Instant::now(), shown }
     }
 
@@ -546,85 +661,43 @@ impl ProgressBar {
         if !self.shown {
             return;
         }
-        let filled = Self::WIDTH * self.done / self.total.max(1);
         let elapsed = self.started.elapsed().as_secs_f64();
-        let left = elapsed / self.done as f64 * (self.total - self.done) as f64;
+        let Some(total) = self.total else {
+            eprint!("\ranalyse: {} positions, {elapsed:.0} s ", self.done);
+            return;
+        };
+        let total = total.max(self.done);
+        let filled = Self::WIDTH * self.done / total.max(1);
+        let left = elapsed / self.done as f64 * (total - self.done) as f64;
         eprint!(
             "\ranalyse [{}{}] {}/{} positions, {elapsed:.0} s, about {left:.0} s left ",
             "#".repeat(filled),
             ".".repeat(Self::WIDTH - filled),
             self.done,
-            self.total
+            total
         );
     }
 
     fn finish(&self) {
-        if self.shown {
+        if self.shown && self.done > 0 {
             eprintln!();
         }
     }
 }
 
 fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
+    let read_as = ReadAs::of(&Registry::builtin(), &args.game.selected()?);
     let game = args.game.session(&args.moves)?;
     let position = game.position_line();
     let started = Instant::now();
-    let mut draw = false;
-    let (proof, nodes) = match game.outcome() {
-        Some(outcome) => {
-            draw = outcome.winner.is_none();
-            (outcome.winner.map(|winner| (0, Vec::new(), Some(winner))), 0)
-        }
-        None => {
-            let movetime = args.movetime.map(Duration::from_millis);
-            let request = SolveRequest {
-                megabytes: args.hash as usize,
-                limits: Limits { movetime, ..Limits::default() },
-                certificate: args.certificate.is_some(),
-                where_better: args.method == Method::Auto && args.certificate.is_none(),
-            };
-            let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
-            if solved.is_none() && args.method == Method::Dfpn {
-                bail!("--method dfpn: this game has no proof-number search");
-            }
-            match solved {
-                Some(solved) => {
-                    if let Some(path) = &args.certificate {
-                        write_certificate(path, solved.certificate.as_ref())?;
-                    }
-                    draw = solved.verdict == Verdict::Draw;
-                    // Moves of the side to move, as a search reports a mate.
-                    let moves = solved.plies.div_ceil(game.players() as u32) as i32;
-                    let proof = match solved.verdict {
-                        Verdict::Win => Some((moves, solved.line, solved.winner)),
-                        Verdict::Loss => Some((-moves, solved.line, solved.winner)),
-                        Verdict::Draw | Verdict::Unknown => None,
-                    };
-                    (proof, solved.nodes)
-                }
-                None => {
-                    if args.certificate.is_some() {
-                        bail!("--certificate: this game's proofs are not written out (only Pods')");
-                    }
-                    let limits = Limits { depth: Some(127), movetime, prove: true, ..Limits::default() };
-                    let mut searcher = Searcher::new(args.hash as usize);
-                    let mut last: Option<Report<String>> = None;
-                    let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
-                        if let Progress::Line(report) = progress {
-                            last = Some(report.clone());
-                        }
-                    });
-                    let mover = game.mover();
-                    let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
-                        let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
-                        // A loss for the side to move names the winner only with two players.
-                        let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
-                        (moves, report.pv, winner)
-                    });
-                    (proof, result.nodes)
-                }
-            }
-        }
+    let outcome = game.outcome();
+    let Proof { found: proof, draw, nodes } = match &outcome {
+        Some(outcome) => Proof {
+            found: outcome.winner.map(|winner| (0, Vec::new(), Some(winner))),
+            draw: outcome.winner.is_none(),
+            nodes: 0,
+        },
+        None => prove(game.as_ref(), args)?,
     };
     let time = started.elapsed().as_millis();
     let mut out = Out::new();
@@ -638,25 +711,87 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
                 format!("\"proven\":true,\"winner\":{winner},\"mate\":{mate},\"line\":[{}]", line.join(","))
             }
         };
+        let over = outcome
+            .as_ref()
+            .map_or(String::new(), |outcome| format!(",\"gameover\":{}", json_string(&outcome.description)));
         out.line(format_args!(
-            "{{\"type\":\"solve\",\"position\":\"{position}\",{proof},\"nodes\":{nodes},\"time\":{time}}}"
+            "{{\"type\":\"solve\",\"position\":\"{position}\",{},{proof},\"nodes\":{nodes},\"time\":{time}{over}}}",
+            read_as.json_fields()
         ));
     } else {
         out.line(format_args!("position {position}"));
-        match &proof {
-            None if draw => out.line("result draw: neither side can force a win"),
-            None => out.line("result unknown: no proof within the limits"),
-            Some((mate, line, winner)) => {
-                let winner = winner.map_or("the side to move loses".to_string(), |seat| {
-                    format!("{} (p{}) wins", game.seat_name(seat), seat + 1)
-                });
-                out.line(format_args!("result {winner}, mate {mate}"));
+        out.line(format_args!("game {read_as}"));
+        match (&outcome, &proof) {
+            (Some(outcome), _) => out.line(format_args!("result game over: {outcome}")),
+            (None, None) if draw => out.line("result draw: neither side can force a win"),
+            (None, None) => out.line("result unknown: no proof within the limits"),
+            (None, Some((mate, line, winner))) => {
+                out.line(format_args!("result {}", proof_in_words(game.as_ref(), *mate, *winner)));
                 out.line(format_args!("line {}", line.join(" ")));
             }
         }
         out.line(format_args!("nodes {nodes} time {time} ms"));
     }
     Ok(out.finish()?)
+}
+
+/// What `solve` found: the proof (signed moves of the side to move, the
+/// line, the winner), whether it proved a draw, and the nodes it took.
+struct Proof {
+    found: Option<(i32, Vec<String>, Option<usize>)>,
+    draw: bool,
+    nodes: u64,
+}
+
+/// Proves a position that is not over: by the game's proof-number search
+/// where it has one and `--method` allows it, else by the search with proofs.
+fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
+    let movetime = args.movetime.map(Duration::from_millis);
+    let request = SolveRequest {
+        megabytes: args.hash as usize,
+        limits: Limits { movetime, ..Limits::default() },
+        certificate: args.certificate.is_some(),
+        where_better: args.method == Method::Auto && args.certificate.is_none(),
+    };
+    let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
+    if let Some(solved) = solved {
+        if let Some(path) = &args.certificate {
+            write_certificate(path, solved.certificate.as_ref())?;
+        }
+        // Moves of the side to move, as a search reports a mate.
+        let moves = solved.plies.div_ceil(game.players() as u32) as i32;
+        let found = match solved.verdict {
+            Verdict::Win => Some((moves, solved.line, solved.winner)),
+            Verdict::Loss => Some((-moves, solved.line, solved.winner)),
+            Verdict::Draw | Verdict::Unknown => None,
+        };
+        return Ok(Proof { found, draw: solved.verdict == Verdict::Draw, nodes: solved.nodes });
+    }
+    if args.method == Method::Dfpn {
+        bail!("--method dfpn: this game has no proof-number search");
+    }
+    if args.certificate.is_some() {
+        bail!("--certificate: this game's proofs are not written out (only Pods')");
+    }
+    let limits = Limits { depth: Some(127), movetime, prove: true, ..Limits::default() };
+    // Tables that take memory as the proof needs it: a small proof answers
+    // at once, and a large one pays for its pages as it goes.
+    let mut searcher = Searcher::with_tables_on_demand(args.hash as usize);
+    warn_if_smaller(&searcher, args.hash);
+    let mut last: Option<Report<String>> = None;
+    let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+        if let Progress::Line(report) = progress {
+            last = Some(report.clone());
+        }
+    });
+    let mover = game.mover();
+    let found = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
+        let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
+        // A loss for the side to move names the winner only with two players.
+        let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
+        (moves, report.pv, winner)
+    });
+    Ok(Proof { found, draw: false, nodes: result.nodes })
 }
 
 /// Writes the certificate `solve` made to `path`, or says why there is none.
@@ -669,6 +804,24 @@ fn write_certificate(path: &str, certificate: Option<&Result<Vec<String>, String
             text.push('\n');
             std::fs::write(path, text).with_context(|| format!("cannot write the certificate {path}"))
         }
+    }
+}
+
+/// A proof for people: `White (p1, to move) wins in at most 4 moves of its
+/// own`. The count is the side to move's own moves to the end along the
+/// proof's line, the winner's proved moves against the loser's longest
+/// resistance: an upper bound on the fastest win.
+fn proof_in_words(game: &dyn Session, mate: i32, winner: Option<usize>) -> String {
+    let mover = game.mover();
+    let seat = |seat: usize| format!("{} (p{}", game.seat_name(seat), seat + 1);
+    let moves = match mate.abs() {
+        1 => "1 move of its own".to_string(),
+        count => format!("{count} moves of its own"),
+    };
+    match winner {
+        _ if mate > 0 => format!("{}, to move) wins in at most {moves}", seat(mover)),
+        Some(winner) => format!("{}) wins: {}, to move) loses within {moves}", seat(winner), seat(mover)),
+        None => format!("{}, to move) loses within {moves} against the others together", seat(mover)),
     }
 }
 

@@ -230,7 +230,7 @@ fn analyse_and_bench_serve_the_toy_game() {
     let analysis = analyse(&mut Searcher::new(1), session.as_ref(), &Limits { depth: Some(12), ..Limits::default() });
     assert_eq!(analysis.best_move.as_deref(), Some("1"), "{analysis:?}");
     assert!(matches!(analysis.proven, Some((moves, Some(0))) if moves > 0), "{analysis:?}");
-    let json = analysis.to_json(1, "startpos", session.as_ref());
+    let json = analysis.to_json(1, "startpos", ",\"game\":\"subtraction\"", session.as_ref());
     assert!(json.contains("\"bestmove\":\"1\""), "{json}");
 
     let mut lines = Vec::new();

@@ -157,6 +157,44 @@ fn long_searches_name_the_root_move_in_hand() {
     }
 }
 
+/// Checks that a search's currmove lines name each root move at most once
+/// an iteration (`count` moves); returns how many there were.
+fn check_announced_once_an_iteration(infos: &[String], count: usize) -> usize {
+    let mut by_depth: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();
+    for line in infos.iter().filter(|line| has_form(CURRMOVE_FORM, line)) {
+        by_depth.entry(field(line, "depth").unwrap()).or_default().push(field(line, "currmove").unwrap());
+    }
+    for (depth, moves) in &by_depth {
+        let distinct: std::collections::HashSet<&&str> = moves.iter().collect();
+        assert_eq!(distinct.len(), moves.len(), "a move named twice at depth {depth}");
+        assert!(moves.len() <= count, "{} currmove lines at depth {depth} for {count} moves", moves.len());
+    }
+    by_depth.values().map(Vec::len).sum()
+}
+
+#[test]
+fn many_lines_name_each_root_move_once_an_iteration() {
+    // The MultiPV flood: 256 lines of a 9x9 POLD.R start search the root
+    // 256 times at depth 1, and each search named every move again once the
+    // first second had passed: 154,697 currmove lines for 1,568 moves on a
+    // machine where the depth took 1.9 s.
+    let mut engine =
+        engine_at(&["setoption name MultiPV value 256", "newgame poldr size 9 bricks 40", "position startpos"]);
+    engine.send("moves");
+    let count = engine.sync()[0].split(' ').count();
+    let (infos, _) = engine.search("go depth 1", Duration::from_secs(120));
+    check_announced_once_an_iteration(&infos, count);
+    assert_eq!(infos.iter().filter(|line| line.starts_with("info multipv ")).count(), 256);
+    // On a 5x5 board depth 2 takes 256 root searches of some 15,000 nodes
+    // each, so the first second passes inside it on any machine.
+    engine.send("newgame poldr size 5 bricks 16");
+    engine.send("position startpos");
+    engine.send("moves");
+    let count = engine.sync()[0].split(' ').count();
+    let (infos, _) = engine.search("go movetime 2500", Duration::from_secs(120));
+    assert!(check_announced_once_an_iteration(&infos, count) > 0, "{infos:?}");
+}
+
 #[test]
 fn clear_hash_forgets_what_searches_learned() {
     for setup in GAMES {

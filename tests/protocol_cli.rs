@@ -80,7 +80,9 @@ fn perft_takes_other_rules() {
 #[test]
 fn analyse_prints_info_lines_then_the_best_move() {
     let lines = stdout_lines(&podium(&["analyse", "--variant", "advanced", "--moves", "A@c3", "b@d4", "--depth", "3"]));
-    let (bestmove, infos) = lines.split_last().unwrap();
+    // First how the position was read, then the search.
+    assert_eq!(lines[0], "info string game pods, variant advanced");
+    let (bestmove, infos) = lines[1..].split_last().unwrap();
     assert_eq!(infos.len(), 3, "{lines:?}");
     assert!(infos.iter().all(|line| line.starts_with("info depth ")), "{lines:?}");
     let mv = bestmove.strip_prefix("bestmove ").expect("bestmove <move>");
@@ -88,7 +90,14 @@ fn analyse_prints_info_lines_then_the_best_move() {
 
     let lines =
         stdout_lines(&podium(&["analyse", "--variant", "standard", "--fen", "6/6/6/6/6/6 w abc 0 3", "--depth", "2"]));
-    assert_eq!(lines, ["info string game over: Black wins (opponent has no legal move)", "bestmove (none)"]);
+    assert_eq!(
+        lines,
+        [
+            "info string game pods, variant standard",
+            "info string game over: Black wins (opponent has no legal move)",
+            "bestmove (none)"
+        ]
+    );
 }
 
 /// Runs `podium analyse --json` over `positions` (given on stdin).
@@ -146,7 +155,11 @@ fn analyse_json_answers_each_position_with_one_object_errors_included() {
 #[test]
 fn a_progress_bar_goes_to_stderr_and_leaves_stdout_to_the_answers() {
     let positions = "startpos\nstartpos moves A@c3\nstartpos moves B@d1\n";
-    let with_bar = analyse_json(&["--depth", "2", "--progress"], positions);
+    // Of a file the bar knows the positions to come (it counts them first).
+    let file = std::env::temp_dir().join(format!("podium-progress-{}.txt", std::process::id()));
+    std::fs::write(&file, positions).unwrap();
+    let with_bar = podium(&["analyse", "--json", "--depth", "2", "--progress", "--positions", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
     assert!(with_bar.status.success());
     let stderr = String::from_utf8_lossy(&with_bar.stderr);
     // Redrawn in place after each position, then one newline.
@@ -156,6 +169,12 @@ fn a_progress_bar_goes_to_stderr_and_leaves_stdout_to_the_answers() {
         assert!(step.starts_with("analyse [") && step.contains(&format!("] {done}/3 positions, ")), "{step:?}");
     }
     assert!(steps[2].contains(&format!("[{}]", "#".repeat(30))) && stderr.ends_with('\n'), "{stderr:?}");
+    // Of stdin, read as it comes, it counts those done.
+    let streamed = analyse_json(&["--depth", "2", "--progress"], positions);
+    let stderr = String::from_utf8_lossy(&streamed.stderr);
+    let steps: Vec<&str> = stderr.split('\r').filter(|step| !step.is_empty()).collect();
+    assert_eq!(steps.len(), 3, "{stderr:?}");
+    assert!(steps[2].starts_with("analyse: 3 positions, "), "{stderr:?}");
     // The answers are the same as without the bar: one JSON object a line.
     let without = analyse_json(&["--depth", "2"], positions);
     assert!(String::from_utf8_lossy(&without.stderr).is_empty());
@@ -253,19 +272,53 @@ fn solve_proves_small_poldr_games_as_text_and_json() {
     // a single cell (the reference test's hand argument).
     let lines = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3"]));
     assert_eq!(lines[0], "position 4/4/4/4 b 3,3 1 0 -,-");
-    assert!(lines[1].starts_with("result Blue (p1) wins, mate 2"), "{lines:?}");
-    assert!(lines[2].starts_with("line "), "{lines:?}");
+    assert_eq!(lines[1], "game poldr, Size 4, Bricks 3");
+    assert_eq!(lines[2], "result Blue (p1, to move) wins in at most 2 moves of its own", "{lines:?}");
+    assert!(lines[3].starts_with("line "), "{lines:?}");
     let json = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3", "--json"]));
     assert_eq!(json.len(), 1);
     assert!(
         json[0].starts_with(
-            r#"{"type":"solve","position":"4/4/4/4 b 3,3 1 0 -,-","proven":true,"winner":"p1","mate":2,"line":["#
+            r#"{"type":"solve","position":"4/4/4/4 b 3,3 1 0 -,-","game":"poldr","settings":{"Size":"4","Bricks":"3"},"proven":true,"winner":"p1","mate":2,"line":["#
         ),
         "{json:?}"
     );
+    // After Blue's first turn Yellow is to move and lost: the count is
+    // signed for the side to move, the winner named beside it.
+    let moves = ["--moves", "Pa1Md1"];
+    let lost = stdout_lines(&podium(&["solve", "--game", "poldr", "--size", "4", "--bricks", "3", moves[0], moves[1]]));
+    assert_eq!(lost[2], "result Blue (p1) wins: Yellow (p2, to move) loses within 1 move of its own", "{lost:?}");
+    let lost = stdout_lines(&podium(&[
+        "solve", "--game", "poldr", "--size", "4", "--bricks", "3", moves[0], moves[1], "--json",
+    ]));
+    assert!(lost[0].contains(r#""proven":true,"winner":"p1","mate":-1,"#), "{lost:?}");
+    // With three players a loss names no winner.
+    let coalition = stdout_lines(&podium(&[
+        "solve",
+        "--game",
+        "poldr",
+        "--players",
+        "3",
+        "--size",
+        "4",
+        "--bricks",
+        "3",
+        moves[0],
+        moves[1],
+    ]));
+    assert_eq!(
+        coalition[2], "result Yellow (p2, to move) loses within 1 move of its own against the others together",
+        "{coalition:?}"
+    );
     // A finished game is its own proof.
     let over = stdout_lines(&podium(&["solve", "--game", "poldr", "--bricks", "3", "--moves", "Pa1Me5"]));
-    assert!(over[1].starts_with("result Blue (p1) wins, mate 0"), "{over:?}");
+    assert!(over[2].starts_with("result game over: Blue wins"), "{over:?}");
+    let over = stdout_lines(&podium(&["solve", "--game", "poldr", "--bricks", "3", "--moves", "Pa1Me5", "--json"]));
+    assert!(over[0].contains(r#""winner":"p1","mate":0,"line":[],"nodes":0,"#), "{over:?}");
+    assert!(over[0].contains(r#""gameover":"Blue wins"#), "{over:?}");
+    // A Pods answer names its variant.
+    let pods = stdout_lines(&podium(&["solve", "--variant", "advanced", "--movetime", "1", "--json"]));
+    assert!(pods[0].contains(r#""game":"pods","variant":"advanced","#), "{pods:?}");
     let bad = podium(&["solve", "--game", "poldr", "--variant", "advanced"]);
     assert!(!bad.status.success());
 }

@@ -162,7 +162,7 @@ def score_positions(settings: BookSettings, fens: list[str], first: bool) -> lis
             processes.append(process)
             for fen in chunk:
                 process.send(fen)
-            process.end_input()  # analyse reads every line before it answers
+            process.end_input()  # analyse answers each line as it reads it, and ends with its input
         for process, chunk in zip(processes, chunks):
             read_answers(process, chunk, settings.timeouts, answers)
         return answers

@@ -55,10 +55,12 @@ pub fn analyse(searcher: &mut Searcher, session: &dyn Session, limits: &Limits) 
 }
 
 impl Analysis {
-    /// One JSON object; `index` and `position` say which input it answers.
-    pub fn to_json(&self, index: usize, position: &str, session: &dyn Session) -> String {
+    /// One JSON object; `index` and `position` say which input it answers,
+    /// and `fields`, each after a comma (`,"game":"pods","variant":"standard"`),
+    /// how it was read.
+    pub fn to_json(&self, index: usize, position: &str, fields: &str, session: &dyn Session) -> String {
         let mut json = format!(
-            "{{\"type\":\"analysis\",\"index\":{index},\"position\":{},\"fen\":{},\"turn\":\"p{}\"",
+            "{{\"type\":\"analysis\",\"index\":{index},\"position\":{}{fields},\"fen\":{},\"turn\":\"p{}\"",
             json_string(position),
             json_string(&session.position_line()),
             session.mover() + 1
@@ -92,10 +94,12 @@ impl Analysis {
     }
 }
 
-/// An input that could not be analysed, as a JSON object.
-pub fn error_json(index: usize, position: &str, message: &str) -> String {
+/// An input that could not be analysed, as a JSON object, with the
+/// input's `id` (JSON text) where it gave one.
+pub fn error_json(index: usize, position: &str, id: Option<&str>, message: &str) -> String {
+    let id = id.map_or(String::new(), |id| format!(",\"id\":{id}"));
     format!(
-        "{{\"type\":\"error\",\"index\":{index},\"position\":{},\"error\":{}}}",
+        "{{\"type\":\"error\",\"index\":{index},\"position\":{}{id},\"error\":{}}}",
         json_string(position),
         json_string(message)
     )
@@ -116,7 +120,7 @@ fn line_json(info: &Info) -> String {
 }
 
 /// `text` as a JSON string, quotes and control characters escaped.
-pub(crate) fn json_string(text: &str) -> String {
+pub fn json_string(text: &str) -> String {
     let mut json = String::with_capacity(text.len() + 2);
     json.push('"');
     for c in text.chars() {
@@ -163,7 +167,7 @@ mod tests {
         assert_eq!(analysis.best_move.as_ref(), analysis.lines[0].pv.first());
         // Three bricks on 5x5: Blue lays them all on its first turn.
         assert_eq!(analysis.proven, Some((1, Some(0))));
-        let json = analysis.to_json(7, "startpos", session.as_ref());
+        let json = analysis.to_json(7, "startpos", "", session.as_ref());
         assert!(json.starts_with("{\"type\":\"analysis\",\"index\":7,\"position\":\"startpos\""), "{json}");
         assert!(json.contains("\"proven\":{\"mate\":1,\"winner\":\"p1\"}"), "{json}");
     }

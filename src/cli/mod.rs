@@ -5,3 +5,5 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod positions;
+pub mod rules;

@@ -36,8 +36,10 @@ pub struct Engine {
     setup: Arc<dyn GameSetup>,
     /// The game in progress, of the selected game.
     session: Box<dyn Session>,
-    /// Made on first need, not at start-up (UGI asks for no big allocation
-    /// before the first `isready`); lent to the search thread while it runs.
+    /// Made, its tables allocated and written, at the first `isready`,
+    /// `newgame` or `Hash`, not at start-up (UGI asks for no big allocation
+    /// before the first `isready`), so no search pays for the memory; lent
+    /// to the search thread while it runs.
     searcher: Option<Searcher>,
     search: Option<SearchJob>,
     /// `debug on`: say more, in `info string debug:` lines.
@@ -115,11 +117,20 @@ impl Engine {
         self.output.line(format!("info string error: {message}"));
     }
 
-    /// Says so when the memory for the whole table could not be had.
+    /// Says so when the memory for the whole tables could not be had.
     fn check_hash_size(&self, searcher: &Searcher) {
         let (asked, got) = (self.settings.hash_megabytes, searcher.hash_megabytes());
-        if got < asked {
-            self.warning(format!("Hash: {asked} MB cannot be allocated here: using {got} MB"));
+        let (proofs, proofs_asked) = searcher.proof_megabytes();
+        if got < asked || proofs < proofs_asked {
+            let size = |megabytes: usize| match megabytes {
+                0 => "under 1 MB".to_string(),
+                _ => format!("{megabytes} MB"),
+            };
+            self.warning(format!(
+                "Hash: {asked} MB cannot be allocated here: using {} and {} for proofs",
+                size(got),
+                size(proofs)
+            ));
         }
     }
 
@@ -191,12 +202,15 @@ impl Engine {
     }
 
     /// A new game from the start under the current settings, with a cleared
-    /// hash table: nothing learned in another game carries over.
+    /// hash table: nothing learned in another game carries over. The tables
+    /// are made now if they were not yet, so the game's first `go` does not
+    /// wait for them.
     fn restart_game(&mut self) {
         self.session = self.setup.start();
         self.session.set_max_plies(self.settings.max_plies);
-        if let Some(searcher) = &mut self.searcher {
-            searcher.clear();
+        match &mut self.searcher {
+            Some(searcher) => searcher.clear(),
+            None => self.searcher = Some(self.new_searcher()),
         }
     }
 
@@ -241,14 +255,16 @@ impl Engine {
         self.stop_search();
         self.settings = settings;
         match option {
-            OptionName::Engine(EngineOption::Hash) => {
-                if let Some(searcher) = &mut self.searcher {
+            // The tables are made at once, outside any search's clock.
+            OptionName::Engine(EngineOption::Hash) => match &mut self.searcher {
+                Some(searcher) => {
                     searcher.resize(self.settings.hash_megabytes);
+                    if let Some(searcher) = &self.searcher {
+                        self.check_hash_size(searcher);
+                    }
                 }
-                if let Some(searcher) = &self.searcher {
-                    self.check_hash_size(searcher);
-                }
-            }
+                None => self.searcher = Some(self.new_searcher()),
+            },
             OptionName::Engine(EngineOption::Threads) => {
                 let usable = hardware_threads();
                 if self.settings.threads > usable {

@@ -286,4 +286,32 @@ mod tests {
         assert!(game.box_clone().play(&best).is_ok(), "{best}");
         assert_eq!(infos.last().unwrap().pv.first(), Some(&best));
     }
+
+    #[test]
+    fn each_root_move_is_announced_at_most_once_an_iteration() {
+        // A search whose clock started two seconds ago announces its root
+        // moves from the first; with MultiPV each iteration searches the
+        // root once per line, and every search announced every move again
+        // (a 9x9 POLD.R `go depth 1` with MultiPV 256 printed 154,697
+        // currmove lines for 1,568 moves).
+        let game = start("poldr", &[("Size", "6"), ("Bricks", "20")]);
+        let legal = game.legal_moves().len();
+        let two_seconds_ago = std::time::Instant::now().checked_sub(Duration::from_secs(2)).expect("an old clock");
+        let limits = Limits { depth: Some(2), clock_start: Some(two_seconds_ago), ..Limits::default() };
+        let mut searcher = Searcher::new(1);
+        searcher.set_lines(4);
+        let mut announced = Vec::new();
+        search_and_report(&mut searcher, game.as_ref(), &limits, &[], &Signals::default(), |info| {
+            if let SearchInfo::CurrentMove { depth, mv, number } = info {
+                announced.push((*depth, mv.clone(), *number));
+            }
+        });
+        for depth in 1..=2 {
+            let moves: Vec<&String> = announced.iter().filter(|(at, ..)| *at == depth).map(|(_, mv, _)| mv).collect();
+            let distinct: std::collections::HashSet<&String> = moves.iter().copied().collect();
+            assert_eq!(moves.len(), distinct.len(), "depth {depth}: a move announced twice");
+            assert_eq!(moves.len(), legal, "depth {depth}: every move once");
+        }
+        assert!(announced.iter().all(|&(_, _, number)| (1..=legal).contains(&number)));
+    }
 }

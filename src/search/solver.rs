@@ -65,28 +65,90 @@ struct Slot {
 /// bucket; a new proof replaces the cheaper one.
 pub(super) struct ProofTable {
     slots: Vec<Slot>,
+    /// The slots asked for: more than `slots` holds where the memory could not be had.
+    wanted: usize,
+    /// The slots a growing table may double up to (`slots.len()` for one that does not grow).
+    limit: usize,
+    /// Slots holding a proof.
+    filled: usize,
 }
 
+/// A growing table starts with this many slots (1 MiB).
+const GROWING_START_SLOTS: usize = 1 << 16;
+
 impl ProofTable {
-    /// A table of at most `megabytes`, smaller where the memory cannot be had.
+    /// A table of at most `megabytes`, smaller where the memory cannot be
+    /// had, written at once so that no search pays for the pages later.
     pub(super) fn new(megabytes: usize) -> ProofTable {
-        let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
-        // A power of two, so a key's low bits pick its bucket.
-        let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let wanted = Self::slots_for(megabytes);
+        let mut count = wanted;
         loop {
-            let mut slots = Vec::new();
-            if slots.try_reserve_exact(count).is_ok() || count == 2 {
-                super::tt::advise_huge_pages(slots.as_ptr(), slots.capacity() * std::mem::size_of::<Slot>());
-                slots.resize(count, Slot::default());
-                return ProofTable { slots };
+            if let Some(slots) = Self::written_slots(count) {
+                return ProofTable { slots, wanted, limit: count, filled: 0 };
             }
             count /= 2;
         }
     }
 
-    /// Forgets every proof.
-    pub(super) fn clear(&mut self) {
-        self.slots.fill(Slot::default());
+    /// A table that starts small (1 MiB) and doubles each time half its
+    /// slots hold proofs, up to `megabytes` (or as far as the memory can be
+    /// had): a proof takes memory as it needs it, and a small one answers
+    /// at once. For a single proof's search; a search under a clock would
+    /// pay for the doubling.
+    pub(super) fn growing(megabytes: usize) -> ProofTable {
+        let wanted = Self::slots_for(megabytes);
+        let mut table = ProofTable::new((GROWING_START_SLOTS.min(wanted) * std::mem::size_of::<Slot>()) >> 20);
+        (table.wanted, table.limit) = (wanted, wanted);
+        table
+    }
+
+    /// The slots of `megabytes`: a power of two, so a key's low bits pick its bucket.
+    fn slots_for(megabytes: usize) -> usize {
+        let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
+        if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 }
+    }
+
+    /// `count` empty slots, if the memory can be had (two at least, always).
+    fn written_slots(count: usize) -> Option<Vec<Slot>> {
+        let reserved = super::tt::reserve_table(count);
+        if reserved.is_none() && count > 2 {
+            return None;
+        }
+        let mut slots = reserved.unwrap_or_default();
+        super::tt::advise_huge_pages(slots.as_ptr(), slots.capacity() * std::mem::size_of::<Slot>());
+        slots.resize(count, Slot::default());
+        Some(slots)
+    }
+
+    /// Twice the slots, each proof moved to its bucket there: the two
+    /// slots of a bucket go to the same bucket or to the one `len` further,
+    /// so every proof finds a place. Where the memory cannot be had the
+    /// table stops growing.
+    fn grow(&mut self) {
+        let count = self.slots.len() * 2;
+        let Some(mut slots) = Self::written_slots(count) else {
+            self.limit = self.slots.len();
+            return;
+        };
+        for slot in self.slots.iter().filter(|slot| slot.data & VALID != 0) {
+            let bucket = (slot.key as usize) & (count - 2);
+            let index = if slots[bucket].data & VALID == 0 { bucket } else { bucket + 1 };
+            slots[index] = *slot;
+        }
+        self.slots = slots;
+    }
+
+    /// The table's size in megabytes, and the size asked for (more where
+    /// the memory could not be had).
+    pub(super) fn megabytes(&self) -> (usize, usize) {
+        let megabytes = |slots: usize| (slots * std::mem::size_of::<Slot>()) >> 20;
+        (megabytes(self.slots.len()), megabytes(self.wanted))
+    }
+
+    /// Forgets every proof, on `threads` threads.
+    pub(super) fn clear(&mut self, threads: usize) {
+        super::tt::clear_on_threads(&mut self.slots, threads);
+        self.filled = 0;
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -108,6 +170,16 @@ impl ProofTable {
     }
 
     fn insert(&mut self, key: u64, proven: Proven, nodes: u64) {
+        // A growing table grows rather than let a proof go (more than once
+        // where the keys still share their bucket).
+        while self.slots.len() < self.limit {
+            let bucket = self.bucket(key);
+            let pair = &self.slots[bucket..bucket + 2];
+            if !pair.iter().all(|slot| slot.data & VALID != 0 && slot.key != key) {
+                break;
+            }
+            self.grow();
+        }
         let bucket = self.bucket(key);
         let work = (64 - nodes.leading_zeros()) as u8;
         let pair = &mut self.slots[bucket..bucket + 2];
@@ -118,7 +190,11 @@ impl ProofTable {
         } else {
             1
         };
+        self.filled += usize::from(pair[index].data & VALID == 0);
         pair[index] = Slot { key, data: proven.pack(), work };
+        if self.filled * 2 > self.slots.len() && self.slots.len() < self.limit {
+            self.grow();
+        }
     }
 }
 
@@ -311,5 +387,41 @@ impl<'a, G: SearchGame> Prover<'a, G> {
     /// Whether `mover` wins when the game goes on to `child`, proved `below`.
     fn mover_wins_through(&self, child: &G::Position, mover: usize, below: Proven) -> bool {
         if (self.same_side)(self.game.mover(child), mover) { below.mover_wins } else { !below.mover_wins }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_growing_table_keeps_every_proof_until_it_reaches_its_size() {
+        let proven = |plies| Proven { mover_wins: plies % 2 == 0, plies, best_move: Some(plies as u16) };
+        let mut table = ProofTable::growing(8);
+        assert_eq!(table.megabytes(), (1, 8));
+        // Keys with a bucket each at the full size (an odd multiple is a
+        // permutation of the 2^18 buckets of 8 MiB), scattered so that at
+        // the smaller sizes three of them often meet in one bucket: the
+        // table must grow before a third comes to a full bucket.
+        let keys: Vec<u64> = (1..=200_000u64)
+            .map(|index| ((index.wrapping_mul(0x9e37_79b1) & ((1 << 18) - 1)) << 1) | index << 40)
+            .collect();
+        for (index, &key) in keys.iter().enumerate() {
+            table.insert(key, proven(index as u32 % 200), 1);
+        }
+        assert_eq!(table.megabytes(), (8, 8));
+        let kept = keys.iter().enumerate().filter(|&(index, &key)| table.get(key) == Some(proven(index as u32 % 200)));
+        assert_eq!(kept.count(), keys.len());
+        // At its size it replaces, as a table made whole does.
+        for key in 1..=2_000_000u64 {
+            table.insert(key.wrapping_mul(0xff51_afd7_ed55_8ccd), proven(1), 1);
+        }
+        assert_eq!(table.megabytes(), (8, 8));
+        // One made whole does not grow.
+        let mut whole = ProofTable::new(1);
+        for &key in &keys {
+            whole.insert(key, proven(1), 1);
+        }
+        assert_eq!(whole.megabytes(), (1, 1));
     }
 }

@@ -95,13 +95,133 @@ const BUCKET_SLOTS: usize = 4;
 #[repr(align(64))]
 struct Bucket([SharedSlot; BUCKET_SLOTS]);
 
-/// `count` empty buckets, if the memory can be had.
-fn allocate_buckets(count: usize) -> Option<Vec<Bucket>> {
-    let mut buckets = Vec::new();
-    buckets.try_reserve_exact(count).ok()?;
+/// `count` empty buckets, if the memory can be had: written at once, so
+/// that no search pays for the pages later.
+fn allocate_buckets(count: usize) -> Option<Buckets> {
+    let mut buckets = reserve_table(count)?;
     advise_huge_pages(buckets.as_ptr(), buckets.capacity() * std::mem::size_of::<Bucket>());
     buckets.resize_with(count, Bucket::default);
-    Some(buckets)
+    Some(Buckets::Written(buckets))
+}
+
+/// `count` empty buckets, if the memory can be had, as zeroed memory that
+/// the system backs page by page as it is first written (`calloc` maps
+/// fresh pages for a large block and writes nothing): a search that uses
+/// little of the table takes little memory, and pays for the pages it uses
+/// as it goes. Huge pages are not asked for: one would be written whole
+/// the first time any of its 2 MiB is.
+fn zeroed_buckets(count: usize) -> Option<Buckets> {
+    let bytes = count.checked_mul(std::mem::size_of::<Bucket>())?;
+    // `alloc_zeroed` goes to `calloc` only for an alignment it gives by
+    // itself: the block is over-allocated and the buckets start at its
+    // first cache line.
+    let layout = std::alloc::Layout::from_size_align(bytes.checked_add(BUCKET_ALIGN)?, 16).ok()?;
+    // SAFETY: the layout's size is not zero.
+    let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+    let mut spare: Vec<u8> = Vec::new();
+    if spare.try_reserve_exact(HEADROOM_BYTES).is_err() {
+        // SAFETY: allocated just above with this layout.
+        unsafe { std::alloc::dealloc(base.as_ptr(), layout) };
+        return None;
+    }
+    let offset = base.as_ptr().align_offset(BUCKET_ALIGN);
+    // SAFETY: `offset` < BUCKET_ALIGN, so the buckets lie inside the block.
+    let first = unsafe { base.add(offset) }.cast::<Bucket>();
+    Some(Buckets::Zeroed { base, layout, first, count })
+}
+
+const BUCKET_ALIGN: usize = std::mem::align_of::<Bucket>();
+
+/// A table's buckets: written when made, or zeroed pages the system backs
+/// as they are first written.
+enum Buckets {
+    Written(Vec<Bucket>),
+    Zeroed {
+        /// The block allocated, with its layout, to free it.
+        base: std::ptr::NonNull<u8>,
+        layout: std::alloc::Layout,
+        /// The first bucket, aligned inside the block, and how many.
+        first: std::ptr::NonNull<Bucket>,
+        count: usize,
+    },
+}
+
+// SAFETY: the block is owned, and a bucket is atomics only.
+unsafe impl Send for Buckets {}
+// SAFETY: shared access goes through the buckets' atomics.
+unsafe impl Sync for Buckets {}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+
+    fn deref(&self) -> &[Bucket] {
+        match self {
+            Buckets::Written(buckets) => buckets,
+            // SAFETY: `count` buckets from `first` lie inside the owned block,
+            // zeroed, and all zeros is an empty bucket (atomics of 0).
+            Buckets::Zeroed { first, count, .. } => unsafe { std::slice::from_raw_parts(first.as_ptr(), *count) },
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        match self {
+            Buckets::Written(buckets) => buckets,
+            // SAFETY: as for `deref`, and `&mut self` makes the access exclusive.
+            Buckets::Zeroed { first, count, .. } => unsafe { std::slice::from_raw_parts_mut(first.as_ptr(), *count) },
+        }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        if let Buckets::Zeroed { base, layout, .. } = self {
+            // SAFETY: allocated by `zeroed_buckets` with this layout; buckets need no drop.
+            unsafe { std::alloc::dealloc(base.as_ptr(), *layout) };
+        }
+    }
+}
+
+/// Address space a table leaves free for everything else the engine
+/// allocates (threads' stacks, buffers, the move-ordering statistics): the
+/// tables' allocations are fallible and give way, the others would end the
+/// process. It matters where address space is limited (`ulimit -v`).
+const HEADROOM_BYTES: usize = 32 << 20;
+
+/// Room for `count` items of a table, reserved but not yet written, if
+/// that much can be had with `HEADROOM_BYTES` still to spare.
+pub(super) fn reserve_table<T>(count: usize) -> Option<Vec<T>> {
+    let mut items = Vec::new();
+    items.try_reserve_exact(count).ok()?;
+    let mut spare: Vec<u8> = Vec::new();
+    spare.try_reserve_exact(HEADROOM_BYTES).ok()?;
+    Some(items)
+}
+
+/// Sets every item to its default, the work shared out over `threads`
+/// threads (as Stockfish clears its table with its search threads); what
+/// a thread that cannot start would have done, the others do.
+pub(super) fn clear_on_threads<T: Default + Send>(items: &mut [T], threads: usize) {
+    // Below this a thread costs more than it saves.
+    const MIN_SHARE_BYTES: usize = 4 << 20;
+    let share = items.len().div_ceil(threads.max(1)).max(MIN_SHARE_BYTES / std::mem::size_of::<T>().max(1));
+    let parts = std::sync::Mutex::new(items.chunks_mut(share).collect::<Vec<_>>());
+    let work = || {
+        while let Some(part) = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop() {
+            part.iter_mut().for_each(|item| *item = T::default());
+        }
+    };
+    let helpers = parts.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len().saturating_sub(1);
+    std::thread::scope(|scope| {
+        for _ in 0..helpers {
+            if let Err(error) = std::thread::Builder::new().spawn_scoped(scope, work) {
+                log::debug!("clearing the table on fewer threads: {error}");
+                break;
+            }
+        }
+        work();
+    });
 }
 
 /// Asks the kernel to back the whole 2 MiB pages inside `length` bytes at
@@ -136,7 +256,7 @@ pub(super) fn advise_huge_pages<T>(start: *const T, length: usize) {
 /// Search results by position key, shared by the threads of a search
 /// without locks: buckets of four slots, one cache line each.
 pub(super) struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     /// Bumped for every new search, so old entries give way first.
     generation: u8,
 }
@@ -148,9 +268,16 @@ impl TranspositionTable {
         TranspositionTable::allocate(megabytes, allocate_buckets)
     }
 
+    /// `new`, but the memory is taken page by page as the search first
+    /// writes it (see `zeroed_buckets`): for a single search whose work, not
+    /// the size asked, should decide what it costs.
+    pub(super) fn on_demand(megabytes: usize) -> TranspositionTable {
+        TranspositionTable::allocate(megabytes, zeroed_buckets)
+    }
+
     /// `new` with the allocation given: it answers `None` when the memory
     /// for that many buckets cannot be had.
-    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Vec<Bucket>>) -> TranspositionTable {
+    fn allocate(megabytes: usize, allocate: impl Fn(usize) -> Option<Buckets>) -> TranspositionTable {
         let mut count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         loop {
             if let Some(buckets) = allocate(count) {
@@ -158,7 +285,7 @@ impl TranspositionTable {
             }
             if count == 1 {
                 // Without memory for one bucket nothing else would run either.
-                return TranspositionTable { buckets: vec![Bucket::default()], generation: 0 };
+                return TranspositionTable { buckets: Buckets::Written(vec![Bucket::default()]), generation: 0 };
             }
             count /= 2;
         }
@@ -169,11 +296,9 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Empties the table.
-    pub(super) fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            *bucket = Bucket::default();
-        }
+    /// Empties the table, on `threads` threads.
+    pub(super) fn clear(&mut self, threads: usize) {
+        clear_on_threads(&mut self.buckets, threads);
         self.generation = 0;
     }
 
@@ -275,13 +400,28 @@ mod tests {
     }
 
     #[test]
+    fn a_table_cleared_on_several_threads_is_empty_everywhere() {
+        let mut table = TranspositionTable::new(16);
+        let keys: Vec<u64> = (1..=200_000u64).map(|key| key.wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+        for &key in &keys {
+            table.store(key, Entry { depth: 1, bound: Bound::Exact, score: 0, best_move: None });
+        }
+        assert!(keys.iter().filter(|&&key| table.probe(key).is_some()).count() > 100_000);
+        table.clear(3);
+        assert!(keys.iter().all(|&key| table.probe(key).is_none()));
+        let mut slots = vec![7u64; 1 << 22];
+        clear_on_threads(&mut slots, 4);
+        assert!(slots.iter().all(|&slot| slot == 0));
+    }
+
+    #[test]
     fn stored_entries_come_back_and_other_keys_miss() {
         let mut table = TranspositionTable::new(1);
         let entry = Entry { depth: 7, bound: Bound::Lower, score: -12345, best_move: Some(0x1abc) };
         table.store(42, entry);
         assert_eq!(table.probe(42), Some(entry));
         assert_eq!(table.probe(43), None);
-        table.clear();
+        table.clear(1);
         assert_eq!(table.probe(42), None);
     }
 

@@ -45,6 +45,23 @@ class EndgameFiles(unittest.TestCase):
         finally:
             os.unlink(handle.name)
 
+    def test_a_json_line_names_its_variant_and_a_bad_one_names_file_and_line(self):
+        good = '{"game":"pods","variant":"advanced","fen":"%s","id":{"plies_before_end":8}}' % STANDARD_START
+        for bad in ('{"game":"pods","variant":"advanced","fen":"x"}', '{"variant":"other","fen":"x","id":'
+                    '{"plies_before_end":8}}', '{"game":"poldr","variant":"advanced","fen":"x","id":'
+                    '{"plies_before_end":8}}', "{" * 5000, '{"id":[]}'):
+            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as handle:
+                handle.write(f"{good}\n{bad}\n")
+            try:
+                with self.assertRaisesRegex(solve_table.TableError, r"line 2: (not JSON|expected \{\"game\")"):
+                    solve_table.read_endgames(handle.name)
+                with open(handle.name, "w") as rewrite:
+                    rewrite.write(good + "\n")
+                self.assertEqual(solve_table.read_endgames(handle.name),
+                                 [solve_table.Endgame(STANDARD_START, 8, "advanced")])
+            finally:
+                os.unlink(handle.name)
+
 
 @NEEDS_PODIUM
 class Table(unittest.TestCase):

@@ -34,8 +34,21 @@ impl EngineProcess {
     }
 
     pub fn start_with_args(args: &[&str]) -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
-            .args(args)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_podium"));
+        command.args(args);
+        EngineProcess::spawn(command)
+    }
+
+    /// The engine started by `sh` after a shell command, as `ulimit -v
+    /// 400000`: the shell runs it, then becomes the engine (`exec`).
+    pub fn start_after_shell(prelude: &str) -> EngineProcess {
+        let mut command = Command::new("sh");
+        command.args(["-c", &format!("{prelude} && exec \"$0\""), env!("CARGO_BIN_EXE_podium")]);
+        EngineProcess::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> EngineProcess {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -163,6 +176,11 @@ impl EngineProcess {
             }
             thread::sleep(Duration::from_millis(2));
         }
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     pub fn dump(&self) -> String {

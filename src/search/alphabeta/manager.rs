@@ -85,7 +85,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         proofs: Proofs<'a>,
     ) -> Self {
         worker.limits.helper_proof = proofs.by_helper;
-        worker.announcer = Some(Announcer { report, started });
+        worker.announcer = Some(Announcer::new(report, started));
         Manager { worker, report, started, proofs, best_line: None }
     }
 

@@ -39,9 +39,10 @@ impl Searcher {
     /// A searcher with a table of `hash_megabytes` (and a table of proofs
     /// of a share of it), one thread and one line.
     pub fn new(hash_megabytes: usize) -> Searcher {
+        let (tt, proofs) = tables(hash_megabytes);
         Searcher {
-            tt: TranspositionTable::new(hash_megabytes),
-            proofs: ProofTable::new(hash_megabytes / PARAMS.proof_table_divisor),
+            tt,
+            proofs,
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
             lines: 1,
@@ -50,24 +51,49 @@ impl Searcher {
         }
     }
 
-    /// Forgets everything learned: for a new game.
+    /// `new`, with tables that take memory as the search uses it: the
+    /// transposition table's pages come from the system as they are first
+    /// written, and the proof table starts small and doubles as it fills,
+    /// up to its share of `hash_megabytes`. For a single search whose work,
+    /// not the size asked, should decide the memory (`podium solve`: a
+    /// small proof answers at once); a search under a clock would pay for
+    /// the pages inside its time, so the engine makes its tables with `new`
+    /// before any search.
+    pub fn with_tables_on_demand(hash_megabytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::on_demand(hash_megabytes),
+            proofs: ProofTable::growing(hash_megabytes / PARAMS.proof_table_divisor),
+            ..Searcher::new(1)
+        }
+    }
+
+    /// Forgets everything learned: for a new game. The tables are cleared
+    /// by as many threads as search.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        self.proofs.clear();
+        let threads = self.histories.len();
+        self.tt.clear(threads);
+        self.proofs.clear(threads);
         for history in &mut self.histories {
             history.fill(0);
         }
     }
 
-    /// New, empty tables of `hash_megabytes`.
+    /// New, empty tables of `hash_megabytes`, the old ones freed first.
     pub fn resize(&mut self, hash_megabytes: usize) {
-        self.tt = TranspositionTable::new(hash_megabytes);
-        self.proofs = ProofTable::new(hash_megabytes / PARAMS.proof_table_divisor);
+        self.tt = TranspositionTable::new(1);
+        self.proofs = ProofTable::new(1);
+        (self.tt, self.proofs) = tables(hash_megabytes);
     }
 
     /// The table's size: less than asked where the memory could not be had.
     pub fn hash_megabytes(&self) -> usize {
         self.tt.megabytes()
+    }
+
+    /// The proof table's size in megabytes, and the size it was to have
+    /// (a share of the hash size): less where the memory could not be had.
+    pub fn proof_megabytes(&self) -> (usize, usize) {
+        self.proofs.megabytes()
     }
 
     /// Search threads from now on: as many as asked, but at least one and at
@@ -164,6 +190,23 @@ impl Searcher {
             shared.finished.store(true, Ordering::Relaxed);
             result
         })
+    }
+}
+
+/// A transposition table of `hash_megabytes` and a proof table of its
+/// share, or where the memory for both cannot be had, both at half the
+/// size, a quarter, ...: the proofs keep their share.
+fn tables(hash_megabytes: usize) -> (TranspositionTable, ProofTable) {
+    let mut megabytes = hash_megabytes.max(1);
+    loop {
+        let tt = TranspositionTable::new(megabytes);
+        let proofs = ProofTable::new(megabytes / PARAMS.proof_table_divisor);
+        let (proof_megabytes, proofs_wanted) = proofs.megabytes();
+        if megabytes == 1 || (tt.megabytes() == megabytes && proof_megabytes == proofs_wanted) {
+            return (tt, proofs);
+        }
+        drop((tt, proofs));
+        megabytes /= 2;
     }
 }
 

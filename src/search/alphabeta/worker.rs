@@ -98,10 +98,39 @@ pub(super) struct ThreadLimits {
 pub(super) type CallerReport<'a, M> = RefCell<dyn FnMut(Progress<'_, M>) + 'a>;
 
 /// The main thread's report, shared with its `Manager`, and when the
-/// search began: root moves are announced once it has run a while.
+/// search began: root moves are announced once it has run a while, each
+/// at most once an iteration.
 pub(super) struct Announcer<'a, M> {
     pub(super) report: &'a CallerReport<'a, M>,
     pub(super) started: Instant,
+    /// The depth whose root moves are being announced.
+    depth: u32,
+    /// The highest root move number announced at `depth`.
+    announced: usize,
+}
+
+impl<'a, M> Announcer<'a, M> {
+    /// Announces to `report` once the search begun at `started` has run a while.
+    pub(super) fn new(report: &'a CallerReport<'a, M>, started: Instant) -> Self {
+        Announcer { report, started, depth: 0, announced: 0 }
+    }
+
+    /// Whether root move `number` of a root search at `depth` is announced:
+    /// only a number above every one announced at that depth, so at most
+    /// one line per root move an iteration however many times the root is
+    /// searched (a MultiPV search of k lines searches it k times, a failed
+    /// aspiration window again), and a search again after one that failed
+    /// before the first second still names its moves.
+    fn announces(&mut self, number: usize, depth: u32) -> bool {
+        if depth != self.depth {
+            (self.depth, self.announced) = (depth, 0);
+        }
+        if number <= self.announced || self.started.elapsed() < PARAMS.current_move_after {
+            return false;
+        }
+        self.announced = number;
+        true
+    }
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -197,10 +226,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// Tells the caller which root move is searched now, once the search
-    /// has run for a while (the main thread only).
+    /// has run for a while, the first time it is searched in the iteration
+    /// (the main thread only).
     pub(super) fn announce(&mut self, mv: G::Move, number: usize, depth: u32) {
-        if let Some(announcer) = &self.announcer
-            && announcer.started.elapsed() >= PARAMS.current_move_after
+        if let Some(announcer) = &mut self.announcer
+            && announcer.announces(number, depth)
         {
             (announcer.report.borrow_mut())(Progress::CurrentMove { depth, mv, number });
         }

@@ -1,0 +1,63 @@
+//! `podium solve`'s tables take memory as the proof needs it
+//! (`Searcher::with_tables_on_demand`), so a small proof with a large hash
+//! size answers at once; the engine's tables (`Searcher::new`) are written
+//! whole when made. Measured by this process's resident memory (`VmRSS`),
+//! one test in its own process, never by a clock.
+#![cfg(target_os = "linux")]
+
+use podium::games::Registry;
+use podium::search::{Limits, Progress, Score, Searcher, Signals};
+
+/// This process's resident memory, in megabytes.
+fn resident_megabytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("this process's status");
+    let kilobytes = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("a VmRSS line");
+    kilobytes / 1024
+}
+
+#[test]
+fn a_small_proof_with_a_large_hash_takes_little_memory_and_the_engine_s_tables_are_written() {
+    let session = Registry::builtin().select(Some("poldr"), &[("Size", "4"), ("Bricks", "3")]).unwrap().setup.start();
+    let before = resident_megabytes();
+    let mut searcher = Searcher::with_tables_on_demand(1024);
+    let limits = Limits { depth: Some(127), prove: true, ..Limits::default() };
+    let mut proved = None;
+    session.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+        if let Progress::Line(report) = progress
+            && let Score::Mate(moves) = report.score
+        {
+            proved = Some(moves);
+        }
+    });
+    assert_eq!(proved, Some(2));
+    let after = resident_megabytes();
+    // 1024 MB of hash table and up to 512 MB of proofs asked for; the
+    // proof's few nodes write a page or two of each.
+    assert!(after < before + 16, "{before} MB before, {after} MB after a 10-node proof");
+    assert_eq!(searcher.proof_megabytes(), (1, 512), "the proof table has not grown");
+    drop(searcher);
+    let engine_tables = Searcher::new(64);
+    let written = resident_megabytes();
+    assert!(written >= after + 90, "{after} MB, then {written} MB with the engine's tables of Hash 64");
+    drop(engine_tables);
+}
+
+#[test]
+fn short_of_address_space_solve_proves_with_smaller_tables() {
+    // 1024 MB asked for in 105 MB of address space: the tables give way
+    // (halved until they fit), and the proof is made, not aborted.
+    let script = format!(
+        "ulimit -v 105000; exec '{}' solve --game poldr --size 4 --bricks 3 --hash 1024",
+        env!("CARGO_BIN_EXE_podium")
+    );
+    let output = std::process::Command::new("sh").args(["-c", &script]).output().expect("sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?}: {stdout} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("result Blue (p1, to move) wins in at most 2 moves of its own"), "{stdout}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--hash 1024: so much memory cannot be had here, using "), "{stderr}");
+}
