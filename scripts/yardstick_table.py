@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The table of docs/poldr-yardstick.md from POLD.R match records: for one engine (default
+`podium`), per records file, its games, wins and win share with a 95% Wilson interval, the same
+per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes a second on the
+moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
+much a loaded machine slowed it), and the games lost by a fault.
+
+    yardstick_table.py [--engine NAME] RECORDS...
+
+A records file may be a match still under way: the table counts the games recorded so far.
+
+Python 3.11 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+
+FULL_MOVE_MS = 50  # moves searched this long count for the speed: not forced, not proved at once
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    if not games:
+        return 0.0, 1.0
+    share = wins / games
+    centre = share + z * z / (2 * games)
+    spread = z * math.sqrt(share * (1 - share) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
+def share(wins: int, games: int) -> str:
+    if not games:
+        return "-"
+    low, high = wilson(wins, games)
+    return f"{wins}/{games} {100 * wins / games:.0f}% [{100 * low:.0f}-{100 * high:.0f}]"
+
+
+def load(path: str) -> tuple[dict, list[dict]]:
+    header, games = {}, []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if record.get("type") == "match":
+                header = record
+            elif record.get("game") == "poldr":
+                games.append(record)
+    return header, games
+
+
+def row(path: str, engine: str) -> list[str]:
+    header, games = load(path)
+    games = [game for game in games if engine in game["seats"]]
+    if not games:
+        return [os.path.basename(path), "-", "0"] + ["-"] * 6
+    first = games[0]
+    players, size, bricks = first["players"], first["size"], first["bricks"]
+    others = sorted({name for game in games for name in game["seats"] if name != engine})
+    opening = "start" if not first["opening_moves"] else f"{len(first['opening_moves'])} random plies"
+    wins = sum(game["winner"] == engine for game in games)
+    by_seat = []
+    for seat in range(players):
+        mine = [game for game in games if game["seats"][seat] == engine]
+        by_seat.append(share(sum(game["winner"] == engine for game in mine), len(mine)))
+    times, speeds = [], []
+    for game in games:
+        seat = game["seats"].index(engine)
+        for ply, info in enumerate(game["move_info"]):
+            if (ply + len(game["opening_moves"])) % players == seat:
+                times.append(info["time_ms"])
+                if info.get("nodes") is not None and info["time_ms"] >= FULL_MOVE_MS:
+                    speeds.append(info["nodes"] / info["time_ms"])  # thousands a second
+    faults = sum(game["faulty"] is not None for game in games)
+    mean_time = f"{sum(times) / len(times):.0f}" if times else "-"
+    speeds.sort()
+    speed = f"{speeds[len(speeds) // 2]:.0f}k ({speeds[len(speeds) // 10]:.0f}k-{speeds[len(speeds) * 9 // 10]:.0f}k)" \
+        if speeds else "-"
+    return [f"{players}p {size}x{size}/{bricks}, {opening}", " + ".join(others), share(wins, len(games)),
+            *(by_seat + ["n/a"] * (3 - players)), f"{mean_time} ms", speed, str(faults)]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="yardstick_table.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", default="podium", help="the engine measured (its name in the records)")
+    parser.add_argument("records", nargs="+")
+    args = parser.parse_args(argv)
+    print(f"| row | against | {args.engine} wins, share [95%] | as Blue | as Yellow | as Red "
+          f"| {args.engine}'s mean time a move | its nodes a second, median (10%-90%) | faults |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for path in args.records:
+        print("| " + " | ".join(row(path, args.engine)) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
