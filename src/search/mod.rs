@@ -8,6 +8,7 @@ mod alphabeta;
 mod game;
 mod limits;
 mod params;
+mod proof_tree;
 mod solver;
 mod tt;
 
@@ -16,3 +17,4 @@ pub use alphabeta::{
 };
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
+pub use proof_tree::{ProofTreeEntry, build_proof_tree, check_proof_tree};

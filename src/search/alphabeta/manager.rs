@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::worker::{Announcer, CallerReport, Worker};
-use super::{FoundLine, MATE, MATE_BOUND, Progress, Report, Score, SearchResult};
+use super::{FoundLine, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Score, SearchResult};
 use crate::search::game::SearchGame;
 use crate::search::params::PARAMS;
 use crate::search::solver::ProofTable;
@@ -111,6 +111,12 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let Some(&first) = allowed.first() else {
             return SearchResult { best_move: None, score: Score::Mate(0), depth: 0, nodes: 0 };
         };
+        let known_win = self.known_win(root, &allowed, plan);
+        if let Some(known) = &known_win
+            && !self.search_on
+        {
+            return known.clone();
+        }
         // Asked for a proof (`solve`): the dedicated search goes first, with
         // every node it needs; the iterations only if it cannot finish.
         if self.proofs.first
@@ -123,9 +129,9 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let mut state = Deepening {
             best: SearchResult { best_move: Some(first), score: Score::Centipawns(0), depth: 0, nodes: 0 },
             scores: vec![None; plan.max_depth as usize + 1],
-            proofs_done: false,
+            proofs_done: known_win.is_some(),
             proof_reported_last: false,
-            proved: None,
+            proved: known_win,
         };
         let mut next_depth = 1;
         while next_depth <= plan.max_depth {
@@ -150,6 +156,21 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             }
         }
         self.finish(plan.infinite, state)
+    }
+
+    /// The game's known win at `root`, reported as a proof, where proofs are
+    /// tried (one line, every move), not asked for (a proof is then wanted,
+    /// not a book), and the search has no fixed depth.
+    fn known_win(&mut self, root: &G::Position, allowed: &[G::Move], plan: &Plan) -> Option<SearchResult<G::Move>> {
+        let proofs_tried = self.proofs.table.is_some() || self.proofs.by_helper;
+        if !proofs_tried || self.proofs.first || plan.max_depth < MAX_PLY as u32 - 1 {
+            return None;
+        }
+        let (mv, plies) = self.worker.game.known_win(root).filter(|(mv, _)| allowed.contains(mv))?;
+        let found = FoundLine { score: MATE - plies as i32, pv: vec![mv], seldepth: plies };
+        let (result, report) = self.report_found(root, 1, 1, found);
+        self.proof_line = Some(report);
+        Some(result)
     }
 
     /// Searches `depth` for `lines` best lines, each among the moves the
