@@ -7,6 +7,7 @@
 mod alphabeta;
 mod game;
 mod limits;
+mod mcts;
 mod params;
 mod proof_tree;
 mod solver;

@@ -159,6 +159,14 @@ pub(super) struct SearchParams {
     /// an iteration begun later rarely ends before the hard limit. 7/10
     /// instead measured -4.0 +/- 20.7 (advanced, 790 games, SPRT stopped).
     pub(super) soft_per_share: Fraction,
+    /// MCTS: the weight of UCT's exploration term, for wins counted 1 and
+    /// losses 0. The yardstick's c = 2 with rewards of +1 and -1 is 1 here.
+    pub(super) mcts_exploration: f32,
+    /// MCTS: simulations between looks at the clock and the stop flag.
+    pub(super) mcts_poll_interval: u64,
+    /// MCTS: simulations for each ply of depth asked for, where a search
+    /// is limited by its depth alone (tests, the bench).
+    pub(super) mcts_simulations_per_depth: u64,
 }
 
 impl SearchParams {
@@ -195,6 +203,9 @@ impl SearchParams {
         hard_per_share: Fraction::new(3, 1),
         hard_max_of_clock: Fraction::new(1, 3),
         soft_per_share: Fraction::new(1, 2),
+        mcts_exploration: 1.0,
+        mcts_poll_interval: 16,
+        mcts_simulations_per_depth: 1000,
     };
 }
 

@@ -27,7 +27,8 @@ pub struct BookFile {
 /// (`min_proof_nodes`), so a search at 100 ms a move proves them itself.
 /// At 50,000 the 5x5 tree was 2 positions, at 20,000 it is 4 and the 6x6
 /// tree 89.
-pub const LEAF_NODES: u64 = 20_000;
+#[cfg(test)]
+const LEAF_NODES: u64 = 20_000;
 
 /// Every book POLD.R carries.
 pub const BOOKS: [BookFile; 2] = [

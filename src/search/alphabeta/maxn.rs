@@ -21,11 +21,15 @@ pub enum MultiplayerSearch {
     Paranoid,
     /// Each player maximises its own score.
     MaxN,
+    /// Monte Carlo tree search: each player's own wins (max-n backups),
+    /// random playouts, proved nodes (`search::mcts`).
+    Mcts,
 }
 
 impl MultiplayerSearch {
     /// Every style, as the `MultiplayerSearch` option lists them.
-    pub const ALL: [MultiplayerSearch; 2] = [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN];
+    pub const ALL: [MultiplayerSearch; 3] =
+        [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts];
 }
 
 impl fmt::Display for MultiplayerSearch {
@@ -33,6 +37,7 @@ impl fmt::Display for MultiplayerSearch {
         f.write_str(match self {
             MultiplayerSearch::Paranoid => "paranoid",
             MultiplayerSearch::MaxN => "maxn",
+            MultiplayerSearch::Mcts => "mcts",
         })
     }
 }
@@ -43,7 +48,8 @@ pub struct UnknownMultiplayerSearch(pub String);
 
 impl fmt::Display for UnknownMultiplayerSearch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown multiplayer search '{}' (expected paranoid or maxn)", self.0)
+        let names: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| style.to_string()).collect();
+        write!(f, "unknown multiplayer search '{}' (expected {})", self.0, names.join(", "))
     }
 }
 
@@ -175,7 +181,7 @@ mod tests {
             assert_eq!(style.to_string().parse::<MultiplayerSearch>(), Ok(style));
         }
         assert_eq!("MaxN".parse::<MultiplayerSearch>(), Ok(MultiplayerSearch::MaxN));
-        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid or maxn"));
+        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid, maxn, mcts"));
     }
 
     #[test]

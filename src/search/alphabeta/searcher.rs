@@ -17,6 +17,7 @@ use super::worker::{ThreadLimits, Worker};
 use super::{MAX_PLY, Progress, SearchResult};
 use crate::search::game::SearchGame;
 use crate::search::limits::{Limits, Signals, Timer};
+use crate::search::mcts::{self, MctsTree};
 use crate::search::params::PARAMS;
 use crate::search::solver::ProofTable;
 use crate::search::tt::TranspositionTable;
@@ -115,6 +116,12 @@ impl Searcher {
         signals: &Signals,
         report: impl FnMut(Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
+        // MCTS knows no repetitions: where they draw, alpha-beta searches.
+        if self.multiplayer == MultiplayerSearch::Mcts && game.players(root) > 2 && !game.repetition_is_draw() {
+            let mut tree = MctsTree::new(self.tt.megabytes());
+            let mut report = report;
+            return mcts::search(game, &mut tree, root, limits, root_moves, signals, &mut report);
+        }
         self.tt.new_search();
         let clock_start = limits.clock_start.unwrap_or_else(Instant::now);
         let timer = Timer::new(
