@@ -325,10 +325,12 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let mate_found = matches!((state.best.score, plan.mate),
             (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
         let worker = &mut self.worker;
-        // A timed search goes on past a forced result its iterations found,
-        // unless they searched the whole tree (max-n to the end).
-        let proven = ((best_score.abs() > MATE_BOUND && !self.search_on) || (worker.maxn && !worker.horizon_reached))
-            && !plan.infinite;
+        // A timed search goes on past a forced result its iterations found
+        // until a proof confirms it (their pruning can miss a defence);
+        // once both agree, or max-n searched the whole tree, deeper
+        // iterations only repeat it.
+        let decided = best_score.abs() > MATE_BOUND && (!self.search_on || state.proofs_done);
+        let proven = (decided || (worker.maxn && !worker.horizon_reached)) && !plan.infinite;
         proven || mate_found || worker.limits.timer.past_soft(worker.shared.signals)
     }
 
