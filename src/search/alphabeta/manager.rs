@@ -330,7 +330,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         // once both agree, or max-n searched the whole tree, deeper
         // iterations only repeat it.
         let decided = best_score.abs() > MATE_BOUND && (!self.search_on || state.proofs_done);
-        let proven = (decided || (worker.maxn && !worker.horizon_reached)) && !plan.infinite;
+        let proven = (decided || ((worker.maxn || worker.brs) && !worker.horizon_reached)) && !plan.infinite;
         proven || mate_found || worker.limits.timer.past_soft(worker.shared.signals)
     }
 

@@ -24,12 +24,15 @@ pub enum MultiplayerSearch {
     /// Monte Carlo tree search: each player's own wins (max-n backups),
     /// random playouts, proved nodes (`search::mcts`).
     Mcts,
+    /// Best-Reply Search: between two of the root player's turns, only the
+    /// others' single most harmful reply (`brs`).
+    Brs,
 }
 
 impl MultiplayerSearch {
     /// Every style, as the `MultiplayerSearch` option lists them.
-    pub const ALL: [MultiplayerSearch; 3] =
-        [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts];
+    pub const ALL: [MultiplayerSearch; 4] =
+        [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts, MultiplayerSearch::Brs];
 }
 
 impl fmt::Display for MultiplayerSearch {
@@ -38,6 +41,7 @@ impl fmt::Display for MultiplayerSearch {
             MultiplayerSearch::Paranoid => "paranoid",
             MultiplayerSearch::MaxN => "maxn",
             MultiplayerSearch::Mcts => "mcts",
+            MultiplayerSearch::Brs => "brs",
         })
     }
 }
@@ -181,7 +185,7 @@ mod tests {
             assert_eq!(style.to_string().parse::<MultiplayerSearch>(), Ok(style));
         }
         assert_eq!("MaxN".parse::<MultiplayerSearch>(), Ok(MultiplayerSearch::MaxN));
-        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid, maxn, mcts"));
+        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid, maxn, mcts, brs"));
     }
 
     #[test]
