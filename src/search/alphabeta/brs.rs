@@ -24,6 +24,10 @@ impl<G: SearchGame> Worker<'_, G> {
             return 0;
         }
         let root_player = self.root.player;
+        let key = self.game.hash(position);
+        if ply > 0 && (self.game.is_draw(position) || self.is_repetition_draw(key)) {
+            return 0;
+        }
         let mut moves = Vec::new();
         self.game.legal_moves(position, &mut moves);
         if moves.is_empty() {
@@ -33,11 +37,14 @@ impl<G: SearchGame> Worker<'_, G> {
             self.horizon_reached = true;
             return self.game.evaluate(position, root_player).unwrap_or(0);
         }
-        if self.game.mover(position) == root_player {
+        self.path.push(key);
+        let score = if self.game.mover(position) == root_player {
             self.brs_own_turn(position, moves, depth, alpha, beta, ply)
         } else {
             self.brs_replies(position, depth, alpha, beta, ply)
-        }
+        };
+        self.path.pop();
+        score
     }
 
     /// The root player's turn: its best move.
