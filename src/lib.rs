@@ -5,6 +5,8 @@
 //! -> `games` (the registry of games, each game pure, and `Session`) ->
 //! `search` (game-agnostic alpha-beta over a small trait).
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod games;
 pub mod protocol;

@@ -495,7 +495,7 @@ fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
 /// The protocol's lines for one position: the info lines as they come, then `bestmove`.
 fn analyse_as_text(out: &mut Out, searcher: &mut Searcher, session: &dyn Session, limits: &Limits) {
     searcher.clear();
-    if let Some(outcome) = session.ending() {
+    if let Some(outcome) = session.outcome() {
         out.line(format_args!("info string game over: {outcome}"));
         out.line(BestMove::default());
         return;
@@ -572,8 +572,8 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     }
     let position = game.position_line();
     let started = Instant::now();
-    let (proof, nodes) = match game.ending() {
-        Some(ending) => (Some((0, Vec::new(), ending.winner)), 0),
+    let (proof, nodes) = match game.outcome() {
+        Some(outcome) => (Some((0, Vec::new(), outcome.winner)), 0),
         None => {
             let limits = Limits {
                 depth: Some(127),

@@ -83,10 +83,10 @@ fn check_position(setup: &dyn GameSetup, session: &dyn Session, seen_moves: &[St
     assert_eq!(read.key(), session.key(), "{context}: the key kept move by move is the key from scratch");
 
     let moves = session.legal_moves();
-    let ending = session.ending();
-    assert_eq!(ending.is_some(), moves.is_empty(), "{context}: over exactly when no move is legal ({ending:?})");
-    if let Some(ending) = &ending {
-        assert!(ending.winner.is_none_or(|seat| seat < session.players()), "{context}: {ending:?}");
+    let outcome = session.outcome();
+    assert_eq!(outcome.is_some(), moves.is_empty(), "{context}: over exactly when no move is legal ({outcome:?})");
+    if let Some(outcome) = &outcome {
+        assert!(outcome.winner.is_none_or(|seat| seat < session.players()), "{context}: {outcome:?}");
     }
     assert!(session.mover() < session.players(), "{context}");
     let mut distinct = moves.clone();
@@ -135,7 +135,7 @@ fn check_counts(setup: &dyn GameSetup, session: &dyn Session, depth: u32, contex
 
 /// A short search answers one of the legal moves, or none when there is none.
 fn check_search(searcher: &mut Searcher, session: &dyn Session, context: &str) {
-    if session.ending().is_some() {
+    if session.outcome().is_some() {
         return;
     }
     searcher.clear();

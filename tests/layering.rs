@@ -44,7 +44,7 @@ fn offenders(layer: &str, words: &[&str]) -> Vec<String> {
 
 /// The names by which code would reach one game's own types.
 const GAME_NAMES: [&str; 8] =
-    ["games::pods", "games::poldr", "pods::", "poldr::", "PodsSession", "PoldrSession", "PodsGame", "PoldrGame"];
+    ["games::pods", "games::poldr", "pods::", "poldr::", "PodsSession", "PoldrSession", "PodsAdapter", "PoldrAdapter"];
 
 #[test]
 fn the_search_knows_no_game_and_no_layer_above_it() {

@@ -8,7 +8,9 @@ mod common;
 use std::sync::Arc;
 
 use common::reference::RefRules;
-use podium::games::pods::{Board, Game, Move, MoveList, PodSet, Position, Rotation, Rules, Variant, divide, perft};
+use podium::games::pods::{
+    Board, GameRecord, Move, MoveList, PodSet, Position, Rotation, Rules, Variant, divide, perft,
+};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -131,7 +133,7 @@ fn setup(variant: Variant, board: Option<String>, pods: Option<String>, placemen
 /// Plays one random game with both generators in step; returns the positions compared.
 fn compare_random_game(setup: &Setup, rotation: Rotation, rng: &mut Xoshiro256PlusPlus, max_plies: usize) -> usize {
     let rules = &setup.rules;
-    let mut game = Game::new(rules.clone(), Position::start(rules, rotation));
+    let mut game = GameRecord::new(rules.clone(), Position::start(rules, rotation));
     let mut line = game.position().to_string();
     for ply in 0..=max_plies {
         let position = *game.position();
@@ -152,7 +154,7 @@ fn compare_random_game(setup: &Setup, rotation: Rotation, rng: &mut Xoshiro256Pl
         next.play_unchecked(rules, mv);
         assert_eq!(next.to_string(), line, "after {mv} from {position}");
         assert_eq!(next.hash(), next.compute_hash(rules));
-        game = Game::new(rules.clone(), next);
+        game = GameRecord::new(rules.clone(), next);
     }
     unreachable!()
 }

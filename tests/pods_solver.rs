@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use common::reference::RefRules;
 use podium::games::pods::{
-    Move, MoveList, PodsGame, Position, Rotation, Rules, Side, Variant, least_placements, most_placements,
+    Move, MoveList, PodsAdapter, Position, Rotation, Rules, Side, Variant, least_placements, most_placements,
     standard_verdict,
 };
 use podium::search::{Limits, Score, SearchResult, Searcher, Signals};
@@ -98,7 +98,7 @@ fn no_side_places_more_pods_than_its_upper_bound() {
 fn verdicts_and_proofs_name_the_brute_force_winner() {
     let rules = Arc::new(Rules::default_for(Variant::Standard));
     let reference = RefRules::new(None, None, false, false);
-    let game = PodsGame::new(rules.clone(), 0);
+    let game = PodsAdapter::new(rules.clone(), 0);
     let mut known = HashMap::new();
     let (mut verdicts, mut proofs, mut wins) = (0, 0, 0);
     for position in endgames(400, 0x5eed_0b0e, 5) {
@@ -128,7 +128,7 @@ fn searches_agree_with_brute_force(
 ) -> (u32, u32) {
     let rules = Arc::new(Rules::default_for(Variant::Standard));
     let reference = RefRules::new(None, None, false, false);
-    let game = PodsGame::new(rules.clone(), 0);
+    let game = PodsAdapter::new(rules.clone(), 0);
     let mut known = HashMap::new();
     let (mut searched, mut wins) = (0, 0);
     for position in endgames(count, seed, 6) {

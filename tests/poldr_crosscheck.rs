@@ -105,13 +105,13 @@ fn random_games_agree_position_by_position() {
 
 /// The seat that wins `line` with perfect play, as the engine's search proves it.
 fn proved_winner(line: &str) -> usize {
-    use podium::games::poldr::PoldrGame;
+    use podium::games::poldr::PoldrAdapter;
     use podium::search::{Limits, Score, Searcher, Signals};
 
     let position: Position = line.parse().expect("a valid line");
     let mut searcher = Searcher::new(16);
     let limits = Limits { infinite: false, depth: Some(120), ..Limits::default() };
-    let result = searcher.search(&PoldrGame::default(), &position, &[], &limits, &[], &Signals::default(), |_| {});
+    let result = searcher.search(&PoldrAdapter::default(), &position, &[], &limits, &[], &Signals::default(), |_| {});
     let Score::Mate(moves) = result.score else { panic!("{line}: no proof, {:?}", result.score) };
     let mover = position.mover().index();
     if moves > 0 { mover } else { 1 - mover }

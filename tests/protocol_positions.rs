@@ -5,16 +5,16 @@
 mod protocol_common;
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use podium::games::pods::{Game, Position, Rotation, Rules, Variant};
+use podium::games::pods::{GameRecord, Position, Rotation, Rules, Variant};
 use protocol_common::{EngineProcess, REPLY_TIMEOUT, START};
 
 /// The position line the rules library reaches from `start` with `moves`.
 fn expected_line(variant: Variant, start: &str, moves: &[&str]) -> String {
     let rules = Arc::new(Rules::default_for(variant));
     let position = Position::parse(start, &rules).expect("a valid start");
-    let mut game = Game::new(rules, position);
+    let mut game = GameRecord::new(rules, position);
     for mv in moves {
         game.play(mv.parse().expect("a move")).expect("a legal move");
     }
@@ -75,7 +75,7 @@ fn newgame_sets_variant_and_rotation_for_startpos() {
 
 fn expected_islegal(variant: Variant, start: &str, moves: &[&str], mv: &str) -> String {
     let rules = Arc::new(Rules::default_for(variant));
-    let mut game = Game::new(Arc::clone(&rules), Position::parse(start, &rules).unwrap());
+    let mut game = GameRecord::new(Arc::clone(&rules), Position::parse(start, &rules).unwrap());
     for played in moves {
         game.play(played.parse().unwrap()).unwrap();
     }
@@ -105,7 +105,7 @@ fn a_standard_side_to_move_with_an_empty_hand_has_lost() {
     let sent = Instant::now();
     let (_, mv) = engine.search("go infinite", REPLY_TIMEOUT);
     assert_eq!(mv, "(none)");
-    assert!(sent.elapsed() < Duration::from_millis(500), "a finished game is answered at once");
+    assert!(sent.elapsed() < protocol_common::PROMPTLY, "a finished game is answered at once");
     engine.send("moves");
     assert_eq!(engine.read_line(REPLY_TIMEOUT), "(none)");
     // Black to move with an empty hand: Black loses, whoever has pods.

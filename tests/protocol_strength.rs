@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use podium::games::Session;
-use podium::games::pods::{Game, PodsSession, Position, Rotation, Rules, Variant};
+use podium::games::pods::{GameRecord, PodsSession, Position, Rotation, Rules, Variant};
 use podium::games::poldr::{self, PoldrSession};
 use podium::protocol::report::search_and_report;
 use podium::search::{Limits, Searcher, Signals};
@@ -31,8 +31,8 @@ fn play(
     searcher.clear();
     let signals = Signals::default();
     loop {
-        if let Some(ending) = game.ending() {
-            return ending.winner;
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner;
         }
         let mv = if game.mover() == podium_seat {
             search_and_report(searcher, game.as_ref(), limits, &[], &signals, |_| {})
@@ -74,7 +74,7 @@ fn check_variant(variant: Variant) {
     check(&variant.to_string(), 2, Limits { depth: Some(DEPTH), ..Limits::default() }, 95, |random| {
         // The rotation is drawn too, as the published rules do before a game.
         let rotation = Rotation::ALL[(random.next_u64() % 4) as usize];
-        let game = Game::new(Arc::clone(&rules), Position::start(&rules, rotation)).with_max_plies(MAX_PLIES);
+        let game = GameRecord::new(Arc::clone(&rules), Position::start(&rules, rotation)).with_max_plies(MAX_PLIES);
         Box::new(PodsSession::new(game))
     });
 }

@@ -7,8 +7,8 @@
 use std::collections::{HashMap, HashSet};
 
 use podium::games::pods::{
-    Bitboard, Board, DEFAULT_PICTURE, DEFAULT_POD_SET, Direction, Game, Move, MoveKind, MoveList, Outcome, Pod, PodSet,
-    Point, Position, Rotation, Rules, Side, Variant,
+    Bitboard, Board, DEFAULT_PICTURE, DEFAULT_POD_SET, Direction, GameRecord, Move, MoveKind, MoveList, Outcome, Pod,
+    PodSet, Point, Position, Rotation, Rules, Side, Variant,
 };
 #[path = "common/fuzz_text.rs"]
 mod fuzz_text;
@@ -576,7 +576,7 @@ fn random_games(rules: &Rules, games: usize, max_plies: u32, rng: &mut Xoshiro25
     for game_index in 0..games {
         let rotation = Rotation::ALL[game_index % 4];
         let start = Position::start(rules, rotation);
-        let mut game = Game::new(shared.clone(), start);
+        let mut game = GameRecord::new(shared.clone(), start);
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut position = start;
         loop {

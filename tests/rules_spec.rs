@@ -32,8 +32,8 @@
 use std::sync::Arc;
 
 use podium::games::pods::{
-    Bitboard, Board, DrawReason, Game, Illegal, LARGEST_PLY, Move, MoveList, Outcome, Pod, PodSet, Point, Position,
-    Rotation, Rules, Side, Variant, WinReason,
+    Bitboard, Board, DrawReason, GameRecord, Illegal, LARGEST_PLY, Move, MoveList, Outcome, Pod, PodSet, Point,
+    Position, Rotation, Rules, Side, Variant, WinReason,
 };
 
 const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
@@ -541,7 +541,7 @@ fn first_move_rule_applies_only_at_ply_0_with_white_to_move() {
 fn the_largest_ply_is_read_and_counted_on_from() {
     let rules = standard();
     let largest = format!("6/6/6/6/6/6 b ABCDEFGHIJKLMNabcdefghijklmn 0 {LARGEST_PLY}");
-    let mut game = Game::new(Arc::new(rules.clone()), pos(&largest, &rules));
+    let mut game = GameRecord::new(Arc::new(rules.clone()), pos(&largest, &rules));
     game.play(mv("A@a1")).unwrap();
     assert_eq!(game.position().ply(), LARGEST_PLY + 1);
     assert!(game.position().check(&rules, mv("N@c5")).is_ok(), "the first-move rule came back");
@@ -565,7 +565,7 @@ fn standard_side_with_empty_hand_has_lost() {
     assert_eq!(position.outcome(&rules), Some(Outcome::Win { winner: Side::Black, reason: WinReason::NoLegalMove }));
     assert_illegal(&rules, line, "B@c3", Illegal::NotInHand);
     assert_illegal(&rules, line, "a1b1", Illegal::MovesNotAllowed);
-    let game = Game::new(Arc::new(standard()), position);
+    let game = GameRecord::new(Arc::new(standard()), position);
     assert_eq!(game.outcome(), Some(Outcome::Win { winner: Side::Black, reason: WinReason::NoLegalMove }));
     // Both hands empty: still a valid standard position, written with '-'.
     let line = "5a/6/6/6/6/A5 w - 0 27";
@@ -821,7 +821,7 @@ fn advanced_mover_wins_with_empty_hand() {
     assert_illegal(&rules, "6/2A3/6/6/6/6 b abc 0 10", "A@e5", Illegal::GameOver);
     let back = assert_plays(&rules, line, "A@a2", "6/6/6/6/6/6 b Aabc 0 10");
     assert_eq!(back.outcome(&rules), None);
-    let mut game = Game::new(Arc::new(advanced()), pos(line, &rules));
+    let mut game = GameRecord::new(Arc::new(advanced()), pos(line, &rules));
     assert_eq!(game.play(mv("A@c5")), Ok(()));
     assert_eq!(game.outcome(), Some(Outcome::Win { winner: Side::White, reason: WinReason::EmptyHand }));
     assert_eq!(game.play(mv("A@e5")), Err(Illegal::GameOver));
@@ -843,7 +843,7 @@ fn advanced_no_legal_action_loses() {
     assert_eq!(position.to_string(), line);
     assert_eq!(legal(&rules, &position), Vec::<String>::new());
     assert_eq!(position.outcome(&rules), Some(Outcome::Win { winner: Side::Black, reason: WinReason::NoLegalMove }));
-    let game = Game::new(Arc::new(rules_with(Variant::Advanced, horizontal, set)), position);
+    let game = GameRecord::new(Arc::new(rules_with(Variant::Advanced, horizontal, set)), position);
     assert_eq!(game.outcome(), Some(Outcome::Win { winner: Side::Black, reason: WinReason::NoLegalMove }));
     assert_illegal(&rules, line, "c3c4", Illegal::BlockedPath);
     // b3 is attacked by Black c on a3, and A there would attack c: both
@@ -869,7 +869,7 @@ fn advanced_no_legal_action_loses() {
 fn advanced_threefold_repetition_is_a_draw() {
     let rules = Arc::new(advanced());
     let line = "6/4a1/6/2A3/6/6 w BCDEFGHIJKLMNbcdefghijklmn 0 2";
-    let mut game = Game::new(rules.clone(), pos(line, &rules));
+    let mut game = GameRecord::new(rules.clone(), pos(line, &rules));
     let cycle = ["c3b3", "e5d5", "b3c3", "d5e5"];
     for (ply, text) in cycle.iter().chain(cycle.iter()).enumerate() {
         assert_eq!(game.outcome(), None, "before ply {ply}");
@@ -881,7 +881,7 @@ fn advanced_threefold_repetition_is_a_draw() {
     assert_eq!(game.play(mv("c3b3")), Err(Illegal::GameOver));
     // After 7 plies the position (A on c3, a on d5, Black to move) has
     // occurred twice (plies 3 and 7): no draw yet.
-    let mut game = Game::new(rules.clone(), pos(line, &rules));
+    let mut game = GameRecord::new(rules.clone(), pos(line, &rules));
     for text in cycle.iter().chain(cycle.iter()).take(7) {
         game.play(mv(text)).unwrap();
     }

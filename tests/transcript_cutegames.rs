@@ -12,7 +12,7 @@ mod protocol_common;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use podium::games::pods::{Game, Outcome, Position, Rotation, Rules, Side, Variant};
+use podium::games::pods::{GameRecord, Outcome, Position, Rotation, Rules, Side, Variant};
 use podium::games::poldr;
 use protocol_common::{EngineProcess, INFO_FORM, REPLY_TIMEOUT, has_form};
 
@@ -173,7 +173,7 @@ impl Match {
 /// The result the rules library gives the same moves.
 fn library_result(variant: Variant, max_plies: u32, moves: &[String]) -> &'static str {
     let rules = Arc::new(Rules::default_for(variant));
-    let mut game = Game::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0)).with_max_plies(max_plies);
+    let mut game = GameRecord::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0)).with_max_plies(max_plies);
     for mv in moves {
         game.play(mv.parse().expect("a move")).expect("a legal move");
     }
@@ -226,7 +226,7 @@ fn poldr_result(opening: &str, moves: &[String]) -> &'static str {
 
 #[test]
 fn poldr_games_as_cutegames_plays_them_from_openings() {
-    // cutegames only sends options from its settings file ("Game": "poldr")
+    // cutegames only sends options from its settings file ("GameRecord": "poldr")
     // and openings as position lines.
     let options = vec![("hash", "16"), ("threads", "1"), ("game", "poldr")];
     let mut game = Match::new(options, 2000, 20);

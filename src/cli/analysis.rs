@@ -13,6 +13,7 @@ use crate::search::{Limits, Score, Searcher, Signals};
 pub struct Analysis {
     /// The last line reported for each best move, line 1 first.
     pub lines: Vec<Info>,
+    /// The move to play, in notation; none when the game is over.
     pub best_move: Option<String>,
     /// Why there is no move, when the game is over.
     pub game_over: Option<String>,
@@ -25,8 +26,8 @@ pub struct Analysis {
 /// does not depend on what was searched before).
 pub fn analyse(searcher: &mut Searcher, session: &dyn Session, limits: &Limits) -> Analysis {
     searcher.clear();
-    if let Some(ending) = session.ending() {
-        return Analysis { lines: Vec::new(), best_move: None, game_over: Some(ending.to_string()), proven: None };
+    if let Some(outcome) = session.outcome() {
+        return Analysis { lines: Vec::new(), best_move: None, game_over: Some(outcome.to_string()), proven: None };
     }
     let mut lines: Vec<Info> = Vec::new();
     // The last forced result reported: after a proved loss the search goes
@@ -115,7 +116,7 @@ fn line_json(info: &Info) -> String {
 }
 
 /// `text` as a JSON string, quotes and control characters escaped.
-pub fn json_string(text: &str) -> String {
+pub(crate) fn json_string(text: &str) -> String {
     let mut json = String::with_capacity(text.len() + 2);
     json.push('"');
     for c in text.chars() {

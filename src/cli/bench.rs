@@ -19,16 +19,9 @@ use crate::search::{Limits, Searcher, Signals};
 const HASH_MEGABYTES: usize = 16;
 
 /// Why the bench could not run.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct BenchError(String);
-
-impl std::fmt::Display for BenchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BenchError {}
 
 /// How the bench runs.
 #[derive(Clone, Copy, Debug)]
@@ -153,7 +146,7 @@ pub fn perft_speed(registry: &Registry, mut out: impl FnMut(String)) -> Result<(
 }
 
 /// A count per second, for speeds.
-pub fn per_second(count: u64, elapsed: Duration) -> u64 {
+pub(crate) fn per_second(count: u64, elapsed: Duration) -> u64 {
     (count as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64
 }
 

@@ -22,39 +22,32 @@ use std::time::Instant;
 
 use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
 
-/// How a game in progress ended, for any game.
+/// How a game ended, for any game: a game's own typed outcome seen through
+/// text, as the layers above the games read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
+pub struct Outcome {
     /// The winning seat (0 = the first player), `None` for a draw.
     pub winner: Option<usize>,
     /// The game's own words, as `White wins (empty hand)`.
     pub description: String,
 }
 
-impl fmt::Display for Ending {
+impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.description)
     }
 }
 
 /// Why a move given as text was not played.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum PlayError {
     /// The text is not a move of this game.
+    #[error(transparent)]
     Unreadable(Box<dyn Error + Send + Sync>),
     /// A move, but not one the position allows.
+    #[error(transparent)]
     Illegal(Box<dyn Error + Send + Sync>),
 }
-
-impl fmt::Display for PlayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlayError::Unreadable(error) | PlayError::Illegal(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl Error for PlayError {}
 
 impl PlayError {
     /// A move the position does not allow, for `map_err`.
@@ -75,6 +68,8 @@ where
 /// seen through text. Moves cross this line as notation; inside, each game
 /// keeps its own typed moves.
 pub trait Session: Send {
+    /// A copy of the game, behind a box like this one (what `Clone` for
+    /// `Box<dyn Session>` calls).
     fn box_clone(&self) -> Box<dyn Session>;
     /// The current position as a position line.
     fn position_line(&self) -> String;
@@ -82,13 +77,14 @@ pub trait Session: Send {
     /// read from its own line has the same key (the conformance tests check
     /// the one against the other, which is computed from scratch).
     fn key(&self) -> u64;
+    /// How many players the game has.
     fn players(&self) -> usize;
     /// The seat to move (0 = the first player).
     fn mover(&self) -> usize;
     /// The seat's name for people, as `White` or `Blue`.
     fn seat_name(&self, seat: usize) -> &'static str;
     /// The result, once the game is over (a forfeit included).
-    fn ending(&self) -> Option<Ending>;
+    fn outcome(&self) -> Option<Outcome>;
     /// The legal moves in notation; none once the game is over.
     fn legal_moves(&self) -> Vec<String>;
     /// Plays a move given in notation, if it is legal and the game goes on.
@@ -101,6 +97,7 @@ pub trait Session: Send {
     /// A match's ply limit for the game as it stands (0: none), in games
     /// that have one (Pods); others ignore it.
     fn set_max_plies(&mut self, max_plies: u32);
+    /// How many move sequences of `depth` moves the position has (perft).
     fn perft(&self, depth: u32) -> u64;
     /// perft split by first move (`depth` >= 1), each move's count handed to
     /// `each` as it is known, in generation order. Returns `false` if `stop`
@@ -220,7 +217,7 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
 }
 
 /// The first move the game allows, for when the search has none to give.
-pub fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) -> Option<G::Move> {
+pub(crate) fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) -> Option<G::Move> {
     let mut moves = Vec::new();
     game.legal_moves(position, &mut moves);
     moves.first().copied()

@@ -8,7 +8,6 @@
 //! Adding a game means a folder under `src/games/` whose `GameType` is one
 //! more entry of `Registry::builtin`.
 
-use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::Arc;
 
@@ -50,6 +49,7 @@ impl Kind {
 pub struct Parameter {
     /// The name as options spell it, as `Size`; matched in any case.
     pub name: &'static str,
+    /// What values it takes.
     pub kind: Kind,
     /// The default, in the form `value` reads (empty for a button).
     pub default: String,
@@ -152,7 +152,8 @@ fn one_of(values: &[String]) -> String {
 }
 
 /// A value a parameter does not take.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{name}: '{value}' is not {expected}")]
 pub struct ValueError {
     /// The parameter's name.
     pub name: &'static str,
@@ -161,14 +162,6 @@ pub struct ValueError {
     /// What the parameter takes, in words.
     pub expected: String,
 }
-
-impl fmt::Display for ValueError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: '{}' is not {}", self.name, self.value, self.expected)
-    }
-}
-
-impl std::error::Error for ValueError {}
 
 /// The values of a game's parameters, by name, each already read by its
 /// parameter. A game reads them back with the typed getters.
@@ -222,7 +215,8 @@ impl Values {
 
 /// Why a game cannot be set up, or a position not read: the game's own
 /// typed error, whose message says what was expected.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
 pub struct GameError(pub Box<dyn std::error::Error + Send + Sync>);
 
 impl GameError {
@@ -232,20 +226,13 @@ impl GameError {
     }
 }
 
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for GameError {}
-
 /// A position the bench searches: the parameters it needs beyond the
 /// defaults, and its position line.
 #[derive(Clone, Debug)]
 pub struct BenchPosition {
     /// Parameters set for this position, as `("Variant", "advanced")`.
     pub settings: Vec<(&'static str, &'static str)>,
+    /// The position line.
     pub line: &'static str,
 }
 
@@ -255,6 +242,7 @@ pub struct Bench {
     /// Searched to this depth unless the bench is asked for another (the
     /// first game's depth can be set from the command line).
     pub depth: u32,
+    /// The positions, searched in order.
     pub positions: Vec<BenchPosition>,
     /// `podium bench perft` counts this deep from the start of each
     /// setting of the positions.
@@ -307,21 +295,14 @@ pub struct TuneRequest {
 }
 
 /// A command the game does not offer.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unsupported {
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{game} has no {what}")]
+pub(crate) struct Unsupported {
     /// The game's name.
     pub game: &'static str,
     /// What was asked of it.
     pub what: &'static str,
 }
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} has no {}", self.game, self.what)
-    }
-}
-
-impl std::error::Error for Unsupported {}
 
 /// A game with its parameters set: it makes games in progress.
 pub trait GameSetup: Send + Sync {
@@ -412,46 +393,52 @@ impl Registry {
 }
 
 /// Why the settings a person gave do not select and set up a game.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SelectError {
     /// No game has that name.
-    UnknownGame { name: String, games: String },
+    #[error("'{name}' is not a game: {games}")]
+    UnknownGame {
+        /// The name as given.
+        name: String,
+        /// The games there are, for the message.
+        games: String,
+    },
     /// No game has a parameter of that name.
+    #[error("no game has a setting '{0}'")]
     UnknownParameter(String),
     /// A parameter of another game than the one named.
-    OtherGame { parameter: &'static str, owner: &'static str, game: &'static str },
+    #[error("{parameter} is a setting of {owner}, not of {game}")]
+    OtherGame {
+        /// The parameter's name.
+        parameter: &'static str,
+        /// The game it belongs to.
+        owner: &'static str,
+        /// The game named.
+        game: &'static str,
+    },
     /// Parameters of two games, and no game named.
-    TwoGames { first: &'static str, second: &'static str },
+    #[error("settings of two games: {first} and {second}; name the game")]
+    TwoGames {
+        /// The game of the first setting.
+        first: &'static str,
+        /// The other game.
+        second: &'static str,
+    },
     /// A value its parameter does not take.
+    #[error(transparent)]
     Value(ValueError),
     /// The values do not make a game.
+    #[error(transparent)]
     Setup(GameError),
 }
-
-impl fmt::Display for SelectError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SelectError::UnknownGame { name, games } => write!(f, "'{name}' is not a game: {games}"),
-            SelectError::UnknownParameter(name) => write!(f, "no game has a setting '{name}'"),
-            SelectError::OtherGame { parameter, owner, game } => {
-                write!(f, "{parameter} is a setting of {owner}, not of {game}")
-            }
-            SelectError::TwoGames { first, second } => {
-                write!(f, "settings of two games: {first} and {second}; name the game")
-            }
-            SelectError::Value(error) => error.fmt(f),
-            SelectError::Setup(error) => error.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for SelectError {}
 
 /// A game chosen and set up from settings given by a person.
 pub struct Selected {
     /// The game's index in the registry.
     pub index: usize,
+    /// The values of all its parameters: the settings over the defaults.
     pub values: Values,
+    /// The game under those values.
     pub setup: Arc<dyn GameSetup>,
 }
 

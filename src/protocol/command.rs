@@ -6,7 +6,6 @@
 //! the rules when executed.
 
 use std::borrow::Cow;
-use std::fmt;
 use std::num::{IntErrorKind, NonZeroU32, ParseIntError};
 use std::str::FromStr;
 use std::time::Duration;
@@ -26,18 +25,26 @@ pub enum Command {
     NewGame(NewGame),
     /// `setoption name <name> [value <value>]`; the name may hold spaces.
     SetOption {
+        /// The option's name, as given.
         name: String,
+        /// The value, if the line has one (a button has none).
         value: Option<String>,
     },
     /// `position (startpos | fen <position line>) [moves <move>...]`. Moves
     /// stay text: one that does not even parse counts as an illegal move.
     Position {
+        /// Where the game starts.
         start: Start,
+        /// The moves played from there.
         moves: Vec<String>,
     },
+    /// `go ...`: a search under the limits given, or `go perft <depth>`.
     Go(Go),
+    /// `stop`: the search running ends with its best move.
     Stop,
+    /// `quit`: the engine stops, a running search with it.
     Quit,
+    /// `query <question>`: a fact about the game in progress.
     Query(Query),
     /// `d`: the board picture with the pods, the position line, the turn.
     Display,
@@ -56,13 +63,14 @@ pub enum Command {
 /// A command and what was wrong in its line without stopping it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
+    /// The command to execute.
     pub command: Command,
-    pub remarks: Vec<Remark>,
+    pub(crate) remarks: Vec<Remark>,
 }
 
 /// A problem that did not stop its command.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Remark {
+pub(crate) enum Remark {
     /// A word that means nothing where it stands: ignored
     /// (`info string warning: ...`).
     Ignored(CommandError),
@@ -83,7 +91,9 @@ pub struct NewGame {
 /// Which handshake the controller speaks; only the confirmation differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
+    /// UGI, answered with `ugiok`.
     Ugi,
+    /// UCI, answered with `uciok`.
     Uci,
 }
 
@@ -97,6 +107,7 @@ impl Dialect {
     }
 }
 
+/// Where a `position` command starts its game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
     /// The start position of the current rules and rotation.
@@ -105,8 +116,10 @@ pub enum Start {
     Fen(String),
 }
 
+/// What `go` asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Go {
+    /// A search, under these limits.
     Search(SearchParams),
     /// `go perft <depth>`.
     Perft(u32),
@@ -116,19 +129,26 @@ pub enum Go {
 /// Blue; `p1time` = `wtime`), p2 (Black, Yellow), p3 (Red).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchParams {
+    /// `movetime`: search for this long.
     pub movetime: Option<Duration>,
+    /// `depth`: search at most this many plies deep.
     pub depth: Option<u32>,
+    /// `nodes`: search at most this many nodes.
     pub nodes: Option<u64>,
     /// Stop at a win in at most this many of the side to move's own moves.
     pub mate: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
     /// Search the position after the move expected from the opponent until
     /// `ponderhit` or `stop`.
     pub ponder: bool,
     /// Only these root moves (as written; checked when executed).
     pub searchmoves: Vec<String>,
+    /// Each seat's time left on its clock.
     pub time: [Option<Duration>; 3],
+    /// Each seat's time added after each of its moves.
     pub increment: [Option<Duration>; 3],
+    /// `movestogo`: moves until the next time control.
     pub moves_to_go: Option<u32>,
 }
 
@@ -173,56 +193,88 @@ impl SearchParams {
     }
 }
 
+/// A question of `query`, answered with one line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {
+    /// Whether the game is over: `true` or `false`.
     GameOver,
+    /// Whether the first player is to move: `true` or `false`.
     P1Turn,
     /// Whose turn: `p1`, `p2` or `p3`.
     Turn,
+    /// `none`, `draw`, or the winner as `p1win`, `p2win`, `p3win`.
     Result,
+    /// The position line.
     Fen,
     /// The move as text: one that does not parse is simply not legal.
     IsLegal(String),
 }
 
 /// Why a line is not a command, in words a person can act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
+    /// A line with no word.
+    #[error("empty line")]
     Empty,
+    /// A first word that is no command (the word as given).
+    #[error("unknown command '{}' (commands: {COMMAND_NAMES})", shorten(.0))]
     UnknownCommand(String),
     /// Something required is not there.
+    #[error("{command}: missing {expected}")]
     Missing {
+        /// The command.
         command: &'static str,
+        /// What is missing, in words.
         expected: &'static str,
     },
     /// A word that does not belong where it stands.
+    #[error("{command}: unexpected '{}', expected {expected}", shorten(.found))]
     Unexpected {
+        /// The command.
         command: &'static str,
+        /// The word as given.
         found: String,
+        /// What may stand there, in words.
         expected: Cow<'static, str>,
     },
     /// A word that should be a number of some kind.
+    #[error("{command}: {field} needs {expected}, not '{}'", shorten(.found))]
     BadNumber {
+        /// The command.
         command: &'static str,
+        /// The field the number is for.
         field: &'static str,
+        /// The word as given.
         found: String,
+        /// What kind of number, in words.
         expected: &'static str,
     },
     /// A whole number beyond what its field can hold.
+    #[error("{command}: {field} '{}' is too large: the range is {range}", shorten(.found))]
     TooLarge {
+        /// The command.
         command: &'static str,
+        /// The field the number is for.
         field: &'static str,
+        /// The number as given.
         found: String,
         /// The field's range, as `1 to 4294967295`.
         range: String,
     },
+    /// A field given twice.
+    #[error("{command}: '{field}' is given twice")]
     Repeated {
+        /// The command.
         command: &'static str,
+        /// The field.
         field: &'static str,
     },
     /// A value its parameter does not take.
+    #[error("{command}: {error}")]
     BadValue {
+        /// The command.
         command: &'static str,
+        /// What the parameter refused.
         error: ValueError,
     },
 }
@@ -231,33 +283,8 @@ pub enum CommandError {
 const COMMAND_NAMES: &str = "ugi, uci, isready, setoption, newgame, uginewgame, ucinewgame, position, go, stop, \
                              ponderhit, quit, query, d, moves, eval, debug";
 
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommandError::Empty => f.write_str("empty line"),
-            CommandError::UnknownCommand(word) => {
-                write!(f, "unknown command '{}' (commands: {COMMAND_NAMES})", shorten(word))
-            }
-            CommandError::Missing { command, expected } => write!(f, "{command}: missing {expected}"),
-            CommandError::Unexpected { command, found, expected } => {
-                write!(f, "{command}: unexpected '{}', expected {expected}", shorten(found))
-            }
-            CommandError::BadNumber { command, field, found, expected } => {
-                write!(f, "{command}: {field} needs {expected}, not '{}'", shorten(found))
-            }
-            CommandError::TooLarge { command, field, found, range } => {
-                write!(f, "{command}: {field} '{}' is too large: the range is {range}", shorten(found))
-            }
-            CommandError::Repeated { command, field } => write!(f, "{command}: '{field}' is given twice"),
-            CommandError::BadValue { command, error } => write!(f, "{command}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for CommandError {}
-
 /// A word of input as quoted in a message: long garbage is cut short.
-pub fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     const MAX_CHARS: usize = 40;
     if text.chars().count() <= MAX_CHARS {
         text.to_string()

@@ -19,10 +19,14 @@ use crate::search::{Searcher, hardware_threads};
 /// Whether to read another line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
+    /// Go on: read the next line.
     Continue,
+    /// `quit` was read: stop reading.
     Quit,
 }
 
+/// The protocol's state between lines: the games served, the settings, the
+/// game in progress and the search running, if any. Replies go to `output`.
 pub struct Engine {
     output: Output,
     /// The games served.
@@ -72,7 +76,7 @@ impl Engine {
         }
     }
 
-    pub fn execute(&mut self, command: Command) -> Flow {
+    pub(crate) fn execute(&mut self, command: Command) -> Flow {
         if let Some(finished) = self.search.take_if(|search| search.is_finished()) {
             self.take_back_searcher(finished.join());
         }
@@ -126,7 +130,7 @@ impl Engine {
 
     /// Stops a running search and waits for it: its `bestmove` is printed
     /// when this returns. Nothing happens if no search runs.
-    pub fn stop_search(&mut self) {
+    pub(crate) fn stop_search(&mut self) {
         if let Some(search) = self.search.take() {
             let searcher = search.stop();
             self.take_back_searcher(searcher);
@@ -320,7 +324,7 @@ impl Engine {
             }
         };
         self.stop_search();
-        if let Some(ending) = self.session.ending() {
+        if let Some(ending) = self.session.outcome() {
             self.output.lines([format!("info string game over: {ending}"), BestMove::default().to_string()]);
             return;
         }
@@ -344,7 +348,7 @@ impl Engine {
         let mover = self.session.mover();
         let limits = params.limits(mover, self.session.seat_name(mover), self.settings.move_overhead)?;
         let mut root_moves = Vec::new();
-        if self.session.ending().is_none() {
+        if self.session.outcome().is_none() {
             for text in &params.searchmoves {
                 let mv = self
                     .session
@@ -398,7 +402,7 @@ impl Engine {
     }
 
     fn query(&self, query: Query) {
-        let ending = self.session.ending();
+        let ending = self.session.outcome();
         let answer = match query {
             Query::GameOver => ending.is_some().to_string(),
             Query::P1Turn => (self.session.mover() == 0).to_string(),

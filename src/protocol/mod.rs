@@ -8,7 +8,7 @@
 
 pub mod command;
 pub mod engine;
-pub mod input;
+mod input;
 pub mod options;
 pub mod output;
 pub mod report;

@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
-use crate::games::registry::{Kind, Parameter, Registry, Values};
+use crate::games::registry::{Parameter, Registry, Values};
 use crate::search::MultiplayerSearch;
 
 /// The options of the engine itself, as opposed to the games' parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EngineOption {
+pub(crate) enum EngineOption {
     Hash,
     Threads,
     Game,
@@ -103,7 +103,7 @@ impl EngineOption {
 
 /// An option of the engine or of one of its games.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionName {
+pub(crate) enum OptionName {
     Engine(EngineOption),
     /// A parameter of the registry's game of this index.
     Game(usize, Parameter),
@@ -130,7 +130,7 @@ impl OptionName {
 
 /// Every option's declaration, in the order `ugi` prints them: the
 /// engine's, with each game's parameters after `Game`.
-pub fn declarations(registry: &Registry) -> Vec<Parameter> {
+pub(crate) fn declarations(registry: &Registry) -> Vec<Parameter> {
     let mut all = Vec::new();
     for option in EngineOption::ALL {
         all.push(option.parameter(registry));
@@ -141,41 +141,9 @@ pub fn declarations(registry: &Registry) -> Vec<Parameter> {
     all
 }
 
-/// protocol.md's table of the options: one row per declaration, with the
-/// game each game parameter belongs to.
-pub fn markdown_table(registry: &Registry) -> String {
-    let mut table = String::from("| name | type | default | range | effect |\n|---|---|---|---|---|\n");
-    let owner = |name: &str| registry.parameter(name).map(|(game, _)| registry.games()[game].title());
-    for parameter in declarations(registry) {
-        let range = match &parameter.kind {
-            Kind::Spin(range) => format!("{}-{}", range.start(), range.end()),
-            Kind::Check => "`true`, `false`".to_string(),
-            Kind::Combo(values) => values.iter().map(|value| format!("`{value}`")).collect::<Vec<_>>().join(", "),
-            Kind::Text => "text".to_string(),
-            Kind::Button => String::new(),
-        };
-        let default = match &parameter.kind {
-            Kind::Button => String::new(),
-            Kind::Text if parameter.default.is_empty() => "`<empty>`".to_string(),
-            // A board or a pod set: too long for a table.
-            Kind::Text if parameter.default.len() > 40 => "as `ugi` prints it".to_string(),
-            _ => format!("`{}`", parameter.default),
-        };
-        let effect = match owner(parameter.name) {
-            Some(game) => format!("{game}: {}; starts a new game", parameter.help),
-            None => parameter.help.to_string(),
-        };
-        let row = [format!("`{}`", parameter.name), parameter.kind.protocol_name().to_string(), default, range, effect];
-        // A cell's own bars (the board's one-line form has some) are escaped.
-        let cells: Vec<String> = row.iter().map(|cell| cell.replace('|', "\\|")).collect();
-        table.push_str(&format!("| {} |\n", cells.join(" | ")));
-    }
-    table
-}
-
 /// Everything `setoption` can change.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub hash_megabytes: usize,
     pub threads: usize,
     /// The selected game: its index in the registry.
@@ -260,6 +228,40 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::registry::Kind;
+
+    /// protocol.md's table of the options: one row per declaration, with the
+    /// game each game parameter belongs to (a test keeps the two the same).
+    fn markdown_table(registry: &Registry) -> String {
+        let mut table = String::from("| name | type | default | range | effect |\n|---|---|---|---|---|\n");
+        let owner = |name: &str| registry.parameter(name).map(|(game, _)| registry.games()[game].title());
+        for parameter in declarations(registry) {
+            let range = match &parameter.kind {
+                Kind::Spin(range) => format!("{}-{}", range.start(), range.end()),
+                Kind::Check => "`true`, `false`".to_string(),
+                Kind::Combo(values) => values.iter().map(|value| format!("`{value}`")).collect::<Vec<_>>().join(", "),
+                Kind::Text => "text".to_string(),
+                Kind::Button => String::new(),
+            };
+            let default = match &parameter.kind {
+                Kind::Button => String::new(),
+                Kind::Text if parameter.default.is_empty() => "`<empty>`".to_string(),
+                // A board or a pod set: too long for a table.
+                Kind::Text if parameter.default.len() > 40 => "as `ugi` prints it".to_string(),
+                _ => format!("`{}`", parameter.default),
+            };
+            let effect = match owner(parameter.name) {
+                Some(game) => format!("{game}: {}; starts a new game", parameter.help),
+                None => parameter.help.to_string(),
+            };
+            let row =
+                [format!("`{}`", parameter.name), parameter.kind.protocol_name().to_string(), default, range, effect];
+            // A cell's own bars (the board's one-line form has some) are escaped.
+            let cells: Vec<String> = row.iter().map(|cell| cell.replace('|', "\\|")).collect();
+            table.push_str(&format!("| {} |\n", cells.join(" | ")));
+        }
+        table
+    }
 
     fn find(name: &str) -> Option<OptionName> {
         OptionName::find(&Registry::builtin(), name)

@@ -14,6 +14,7 @@ pub struct Output {
 }
 
 impl Output {
+    /// Writes to `sink`.
     pub fn new(sink: impl Write + Send + 'static) -> Output {
         Output { sink: Arc::new(Mutex::new(Box::new(sink))) }
     }

@@ -12,12 +12,19 @@ use crate::search::{Limits, Progress, Report, Score, Searcher, Signals};
 pub struct Info {
     /// Which best line (from 1), printed when several are asked for.
     pub multipv: Option<usize>,
+    /// The depth of the iteration that found the line.
     pub depth: u32,
+    /// The deepest ply the search reached.
     pub seldepth: u32,
+    /// The line's score for the side to move.
     pub score: Score,
+    /// Nodes searched so far.
     pub nodes: u64,
+    /// Nodes per second so far.
     pub nps: u64,
+    /// Permille of the transposition table filled.
     pub hashfull: u32,
+    /// Time since the search began.
     pub time: Duration,
     /// Legal from the searched position, move after move, in notation.
     pub pv: Vec<String>,
@@ -79,11 +86,15 @@ impl fmt::Display for Info {
 /// What a running search prints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchInfo {
+    /// A best line: `info depth ... pv ...`.
     Line(Info),
     /// `info depth 12 currmove B@b3 currmovenumber 4`
     CurrentMove {
+        /// The depth of the iteration.
         depth: u32,
+        /// The root move being searched, in notation.
         mv: String,
+        /// Its place in the iteration's move order, from 1.
         number: usize,
     },
 }
@@ -133,7 +144,7 @@ pub fn search_and_report(
     signals: &Signals,
     mut emit: impl FnMut(&SearchInfo),
 ) -> BestMove {
-    if game.ending().is_some() {
+    if game.outcome().is_some() {
         return BestMove::default();
     }
     let several_lines = searcher.lines() > 1;

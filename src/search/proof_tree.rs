@@ -13,8 +13,11 @@ use super::solver::{ProofTable, Prover, proved_move};
 /// at most how many plies the game then lasts.
 #[derive(Clone, Debug)]
 pub struct ProofTreeEntry<P, M> {
+    /// The position, the winner to move.
     pub position: P,
+    /// The winner's proved move there.
     pub mv: M,
+    /// At most how many plies the game lasts after the move.
     pub plies: u32,
 }
 

@@ -13,6 +13,12 @@ use std::time::{Duration, Instant};
 pub const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
 /// Long enough for any single reply on a loaded machine, short enough to fail fast.
 pub const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
+/// What a test takes for "at once" (an answer to `isready` or `stop`, an
+/// exit on `quit`, a finished game's `bestmove`): on a quiet machine a few
+/// milliseconds, on one whose two cores are shared with a dozen other
+/// processes some hundreds. The failures these bounds catch (an engine that
+/// waits for its search to end, or searches forever) take far longer.
+pub const PROMPTLY: Duration = Duration::from_secs(2);
 
 pub struct EngineProcess {
     child: Child,

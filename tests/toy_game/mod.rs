@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use podium::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
-use podium::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use podium::games::{Outcome, PlayError, Session, read_move, search_in_notation};
 use podium::search::{GameKnowledge, GameRules, Limits, Policy, Progress, SearchGame, SearchResult, Searcher, Signals};
 
 /// The registry's entry.
@@ -75,16 +75,9 @@ impl fmt::Display for Position {
 }
 
 /// Why a text is not a position or a move of the toy game.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct ToyError(String);
-
-impl fmt::Display for ToyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for ToyError {}
 
 impl FromStr for Position {
     type Err = ToyError;
@@ -215,18 +208,18 @@ impl SearchGame for Rules {
 
 impl GameSetup for Rules {
     fn start(&self) -> Box<dyn Session> {
-        Box::new(Game { rules: *self, position: Position { stones: self.start, mover: 0 }, forfeited: None })
+        Box::new(ToySession { rules: *self, position: Position { stones: self.start, mover: 0 }, forfeited: None })
     }
 
     fn session_at(&self, line: &str) -> Result<Box<dyn Session>, GameError> {
         let position = line.parse().map_err(GameError::new)?;
-        Ok(Box::new(Game { rules: *self, position, forfeited: None }))
+        Ok(Box::new(ToySession { rules: *self, position, forfeited: None }))
     }
 }
 
 /// A game in progress.
 #[derive(Clone)]
-pub struct Game {
+pub struct ToySession {
     rules: Rules,
     position: Position,
     /// The seat that played an illegal move.
@@ -240,7 +233,7 @@ fn perft(rules: &Rules, position: &Position, depth: u32) -> u64 {
     rules.moves(position).into_iter().map(|mv| perft(rules, &Rules::after(position, mv), depth - 1)).sum()
 }
 
-impl Session for Game {
+impl Session for ToySession {
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(self.clone())
     }
@@ -265,13 +258,13 @@ impl Session for Game {
         ["First", "Second"].get(seat).copied().unwrap_or("?")
     }
 
-    fn ending(&self) -> Option<Ending> {
+    fn outcome(&self) -> Option<Outcome> {
         let winner = match self.forfeited {
             Some(loser) => 1 - loser,
             None if self.position.stones == 0 => 1 - self.position.mover,
             None => return None,
         };
-        Some(Ending { winner: Some(winner), description: format!("{} wins", self.seat_name(winner)) })
+        Some(Outcome { winner: Some(winner), description: format!("{} wins", self.seat_name(winner)) })
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -292,7 +285,7 @@ impl Session for Game {
     }
 
     fn forfeit(&mut self) {
-        if self.ending().is_none() {
+        if self.outcome().is_none() {
             self.forfeited = Some(self.position.mover);
         }
     }
@@ -330,7 +323,7 @@ impl Session for Game {
     }
 }
 
-impl Game {
+impl ToySession {
     fn legal(&self, text: &str) -> Result<Take, PlayError> {
         let mv: Take = read_move(text)?;
         if self.forfeited.is_some() {

@@ -9,32 +9,32 @@ use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verd
 use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 
 /// Pods for the search: the rules plus what a match adds (a ply limit).
-pub struct PodsGame {
+pub struct PodsAdapter {
     rules: Arc<Rules>,
     max_plies: u32,
     weights: Weights,
 }
 
-impl PodsGame {
+impl PodsAdapter {
     /// The game of `rules` with a match's ply limit (0: none), evaluated
     /// with the variant's weights.
-    pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsGame {
-        PodsGame { weights: Weights::for_variant(rules.variant()), rules, max_plies }
+    pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsAdapter {
+        PodsAdapter { weights: Weights::for_variant(rules.variant()), rules, max_plies }
     }
 
     /// The same game evaluated with other weights, for tuning.
-    pub fn with_weights(mut self, weights: Weights) -> PodsGame {
+    pub(crate) fn with_weights(mut self, weights: Weights) -> PodsAdapter {
         self.weights = weights;
         self
     }
 
     /// The static evaluation's terms, for people (the `eval` command).
-    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+    pub(crate) fn evaluate_terms(&self, position: &Position) -> EvalTerms {
         evaluate_terms(&self.rules, position, &self.weights).0
     }
 }
 
-impl GameRules for PodsGame {
+impl GameRules for PodsAdapter {
     type Position = Position;
     type Move = Move;
 
@@ -93,7 +93,7 @@ impl GameRules for PodsGame {
     }
 }
 
-impl GameKnowledge for PodsGame {
+impl GameKnowledge for PodsAdapter {
     fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
         let score = evaluate(&self.rules, position, &self.weights)?;
         Some(if player == position.side_to_move().index() { score } else { -score })
@@ -143,7 +143,7 @@ impl GameKnowledge for PodsGame {
     }
 }
 
-impl SearchGame for PodsGame {
+impl SearchGame for PodsAdapter {
     /// The settings of this variant, as `Tunables` gives them with their reasons.
     fn policy(&self) -> Policy {
         let futility_pruning = match self.rules.variant() {
@@ -169,13 +169,13 @@ mod tests {
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     /// Plays `moves` from the start of a standard game.
-    fn standard_after(moves: &str) -> (PodsGame, Position) {
+    fn standard_after(moves: &str) -> (PodsAdapter, Position) {
         let rules = Arc::new(Rules::default_for(Variant::Standard));
         let mut position = Position::start(&rules, Rotation::R0);
         for text in moves.split_whitespace() {
             position.try_play(&rules, text.parse().expect("a move")).expect("legal");
         }
-        (PodsGame::new(rules, 0), position)
+        (PodsAdapter::new(rules, 0), position)
     }
 
     #[test]
@@ -200,7 +200,7 @@ mod tests {
     fn odd_even_swing(weights: Weights) -> f64 {
         const DEPTH: u32 = 6;
         let rules = Arc::new(Rules::default_for(Variant::Standard));
-        let game = PodsGame::new(rules.clone(), 0).with_weights(weights);
+        let game = PodsAdapter::new(rules.clone(), 0).with_weights(weights);
         let mut random = Xoshiro256PlusPlus::seed_from_u64(3);
         let mut searcher = Searcher::new(4);
         let limits = Limits { depth: Some(DEPTH), ..Limits::default() };

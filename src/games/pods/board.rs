@@ -31,23 +31,75 @@ pub struct Board {
 
 /// What is wrong with a board text, and where. Rows and columns count from
 /// 1, top left, as a person reads the picture.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum BoardError {
     /// The text has `found` rows instead of 11.
-    WrongRowCount { found: usize },
+    #[error("invalid board: expected 11 rows, found {found}")]
+    WrongRowCount {
+        /// How many rows the text has.
+        found: usize,
+    },
     /// Row `row` has `found` characters: more than 11 in the picture, other
     /// than exactly 11 in the one-line form.
-    WrongRowLength { row: usize, found: usize },
+    #[error("invalid board: row {row} has {found} characters, expected 11")]
+    WrongRowLength {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// How many characters it has.
+        found: usize,
+    },
     /// Where the picture has the point `point`, `cell` stands instead of `o`.
-    NotAPoint { row: usize, column: usize, cell: char, point: Point },
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected 'o' (the point {point})")]
+    NotAPoint {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+        /// The point the picture has there.
+        point: Point,
+    },
     /// Between two points of a rank, `cell` is neither `-` nor a blank.
-    BadHorizontalLine { row: usize, column: usize, cell: char },
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '-' or a blank")]
+    BadHorizontalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// Between two points of a file, `cell` is neither `|` nor a blank.
-    BadVerticalLine { row: usize, column: usize, cell: char },
+    #[error("invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '|' or a blank")]
+    BadVerticalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// In the middle of a square, `cell` is none of `\`, `/`, `X` or a blank.
-    BadDiagonalLine { row: usize, column: usize, cell: char },
+    #[error(
+        "invalid board: row {row} column {column}: '{cell}' cannot stand there, expected '\\', '/', 'X' or a blank"
+    )]
+    BadDiagonalLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+        /// The character found there.
+        cell: char,
+    },
     /// A space in the one-line form, which writes every blank as `.`.
-    SpaceInOneLine { row: usize, column: usize },
+    #[error("invalid board: row {row} column {column}: a space; the one-line form writes every blank as '.'")]
+    SpaceInOneLine {
+        /// The row, from 1 at the top.
+        row: usize,
+        /// The column, from 1 at the left.
+        column: usize,
+    },
 }
 
 /// The two ways a board is written: the picture, rows on lines of their
@@ -59,34 +111,6 @@ enum Form {
     OneLine,
 }
 
-impl fmt::Display for BoardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid board: ")?;
-        let (row, column, cell) = match *self {
-            BoardError::WrongRowCount { found } => return write!(f, "expected 11 rows, found {found}"),
-            BoardError::WrongRowLength { row, found } => {
-                return write!(f, "row {row} has {found} characters, expected 11");
-            }
-            BoardError::SpaceInOneLine { row, column } => {
-                return write!(f, "row {row} column {column}: a space; the one-line form writes every blank as '.'");
-            }
-            BoardError::NotAPoint { row, column, cell, .. }
-            | BoardError::BadHorizontalLine { row, column, cell }
-            | BoardError::BadVerticalLine { row, column, cell }
-            | BoardError::BadDiagonalLine { row, column, cell } => (row, column, cell),
-        };
-        write!(f, "row {row} column {column}: '{cell}' cannot stand there, expected ")?;
-        match self {
-            BoardError::NotAPoint { point, .. } => write!(f, "'o' (the point {point})"),
-            BoardError::BadHorizontalLine { .. } => f.write_str("'-' or a blank"),
-            BoardError::BadVerticalLine { .. } => f.write_str("'|' or a blank"),
-            _ => f.write_str("'\\', '/', 'X' or a blank"),
-        }
-    }
-}
-
-impl std::error::Error for BoardError {}
-
 impl Default for Board {
     fn default() -> Board {
         Board::from_picture(DEFAULT_PICTURE).expect("the default board is valid")
@@ -95,7 +119,7 @@ impl Default for Board {
 
 impl Board {
     /// A board with no lines at all.
-    pub const fn unconnected() -> Board {
+    pub(crate) const fn unconnected() -> Board {
         Board { links: [Bitboard::EMPTY; 8] }
     }
 
@@ -105,7 +129,7 @@ impl Board {
     }
 
     /// Every point joined to its neighbour in `dir`.
-    pub fn links(&self, dir: Direction) -> Bitboard {
+    pub(crate) fn links(&self, dir: Direction) -> Bitboard {
         self.links[dir.index()]
     }
 
@@ -123,7 +147,7 @@ impl Board {
 
     /// The board turned clockwise by `rotation`: the line (x, y)-(x', y')
     /// goes to (y, 5-x)-(y', 5-x') for each quarter turn.
-    pub fn rotated(&self, rotation: Rotation) -> Board {
+    pub(crate) fn rotated(&self, rotation: Rotation) -> Board {
         let mut board = *self;
         for _ in 0..rotation.quarter_turns() {
             let mut turned = Board::unconnected();

@@ -13,7 +13,7 @@ use super::{Position, Rules, Side, Variant};
 /// What the evaluation looks at. Each is the side to move's count less the
 /// opponent's, unless said otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Feature {
+pub(crate) enum Feature {
     /// Points only this side could place on, capped by its hand.
     SecurePlacements,
     /// Points where this side could place at least one pod of its hand.
@@ -43,7 +43,7 @@ pub enum Feature {
 }
 
 /// How many features there are.
-pub const FEATURES: usize = 10;
+pub(crate) const FEATURES: usize = 10;
 
 impl Feature {
     /// Every feature, in the order of the weights.
@@ -83,12 +83,12 @@ impl Feature {
 
 /// A weight per feature, in centipawn-like units per unit of the feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights(pub [i32; FEATURES]);
+pub(crate) struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// The weights each variant plays with (the reasons for their values
     /// are in `Tunables`).
-    pub const fn for_variant(variant: Variant) -> Weights {
+    pub(crate) const fn for_variant(variant: Variant) -> Weights {
         match variant {
             Variant::Standard => TUNABLES.standard_weights,
             Variant::Advanced => TUNABLES.advanced_weights,
@@ -97,7 +97,7 @@ impl Weights {
 
     /// Scores are rounded down to a multiple of this power of two (see
     /// `Tunables::standard_grain`).
-    pub const fn grain(variant: Variant) -> i32 {
+    pub(crate) const fn grain(variant: Variant) -> i32 {
         match variant {
             Variant::Standard => TUNABLES.standard_grain,
             Variant::Advanced => TUNABLES.advanced_grain,
@@ -110,14 +110,14 @@ impl Weights {
     }
 
     /// Every feature at weight 1: the evaluation's terms are then the raw features.
-    pub const UNIT: Weights = Weights([1; FEATURES]);
+    pub(crate) const UNIT: Weights = Weights([1; FEATURES]);
 }
 
 /// `name=value` pairs separated by commas, every feature named once at most:
 /// the ones not named keep their weight in `base`.
 impl Weights {
     /// These weights with those `text` names changed.
-    pub fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
+    pub(crate) fn with_text(mut self, text: &str) -> Result<Weights, WeightsError> {
         for pair in text.split(',').map(str::trim).filter(|pair| !pair.is_empty()) {
             let (name, value) =
                 pair.split_once('=').ok_or_else(|| WeightsError(format!("'{pair}' is not name=value")))?;
@@ -151,16 +151,9 @@ impl FromStr for Feature {
 }
 
 /// Why a weights text does not read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WeightsError(String);
-
-impl fmt::Display for WeightsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for WeightsError {}
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct WeightsError(String);
 
 impl FromStr for Weights {
     type Err = WeightsError;
@@ -182,7 +175,7 @@ impl fmt::Display for Weights {
 /// The evaluation split into its weighted terms, each from the side to move's
 /// view, and the grain their total is rounded down to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EvalTerms {
+pub(crate) struct EvalTerms {
     terms: [i32; FEATURES],
     grain: i32,
 }
@@ -219,7 +212,7 @@ pub(super) fn evaluate(rules: &Rules, position: &Position, weights: &Weights) ->
 /// The evaluation's terms for `position`, from the side to move's view, and
 /// the side to move's number of legal moves (which the terms need anyway).
 /// Features of weight 0 are not worked out.
-pub fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> (EvalTerms, u64) {
+pub(crate) fn evaluate_terms(rules: &Rules, position: &Position, weights: &Weights) -> (EvalTerms, u64) {
     if position.last_mover_emptied_hand(rules) {
         return (EvalTerms { terms: [0; FEATURES], grain: 1 }, 0);
     }

@@ -5,9 +5,9 @@ mod adapter;
 mod board;
 mod endgame;
 mod eval;
-mod game;
 mod moves;
 mod perft;
+mod record;
 // `games::pods::pods` holds the pods themselves; the name is the right one.
 #[allow(clippy::module_inception)]
 mod pods;
@@ -16,22 +16,23 @@ mod ruleset;
 mod session;
 mod setup;
 mod tunables;
-pub mod tune;
+mod tune;
 mod types;
 
-pub use adapter::PodsGame;
+pub use adapter::PodsAdapter;
 pub use board::{Board, BoardError, DEFAULT_PICTURE};
 pub use endgame::{least_placements, most_placements, standard_verdict};
-pub use eval::{EvalTerms, FEATURES, Feature, Weights, WeightsError, evaluate_terms};
-pub use game::Game;
-pub use moves::{Illegal, MAX_MOVES, Move, MoveKind, MoveList, MoveParseError};
-pub use perft::{divide, perft, perft_until};
-pub use pods::{DEFAULT_POD_SET, Leg, MAX_PODS, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
+pub(crate) use eval::{Weights, WeightsError};
+pub use moves::{Illegal, Move, MoveKind, MoveList, MoveParseError};
+pub(crate) use perft::perft_until;
+pub use perft::{divide, perft};
+pub use pods::{DEFAULT_POD_SET, Leg, Pod, PodMask, PodParseError, PodSet, PodSetError, PodShape};
 pub use position::{DrawReason, LARGEST_PLY, Outcome, PodPlace, Position, PositionError, WinReason};
+pub use record::GameRecord;
 pub use ruleset::{Rules, Variant, VariantParseError};
 pub use session::PodsSession;
-pub use setup::{Pods, PodsSetup, SetupError};
+pub(crate) use setup::Pods;
 pub use types::{
-    Bitboard, BitboardParseError, Direction, DirectionParseError, POINTS, Point, PointParseError, Rotation,
-    RotationParseError, Side, SideParseError,
+    Bitboard, BitboardParseError, Direction, DirectionParseError, Point, PointParseError, Rotation, RotationParseError,
+    Side, SideParseError,
 };

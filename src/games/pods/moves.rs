@@ -17,19 +17,34 @@ const STEP_FLAG: u16 = 1 << 12;
 /// What a move's letters mean, for code that branches on the kind of move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum MoveKind {
-    Place { pod: Pod, to: Point },
-    Step { from: Point, to: Point },
+    /// A pod from the hand put on an empty point, `A@c3`.
+    Place {
+        /// The pod placed.
+        pod: Pod,
+        /// The point it is placed on.
+        to: Point,
+    },
+    /// A pod on the board moved along one of its legs, `c3c5`.
+    Step {
+        /// The point the pod leaves.
+        from: Point,
+        /// The point it reaches.
+        to: Point,
+    },
 }
 
 impl Move {
+    /// Placing `pod` on `to`.
     pub const fn place(pod: Pod, to: Point) -> Move {
         Move((pod.index() as u16) << 6 | to.index() as u16)
     }
 
+    /// Moving the pod on `from` to `to`.
     pub const fn step(from: Point, to: Point) -> Move {
         Move(STEP_FLAG | (from.index() as u16) << 6 | to.index() as u16)
     }
 
+    /// The move unpacked: a placement or a move on the board.
     pub fn kind(self) -> MoveKind {
         let to = self.to();
         let source = (self.0 >> 6 & 63) as usize;
@@ -40,6 +55,7 @@ impl Move {
         }
     }
 
+    /// The point the pod ends on, whatever the kind of move.
     pub fn to(self) -> Point {
         Point::from_index((self.0 & 63) as usize).expect("packed point")
     }
@@ -77,37 +93,57 @@ impl fmt::Debug for Move {
 
 /// Why a text is not a move at all (as opposed to a move that is illegal).
 /// Each variant holds the whole text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum MoveParseError {
     /// A placement whose text before `@` is not one pod letter.
-    BadPod { text: String, error: PodParseError },
+    #[error("'{text}' is not a move: before '@' must stand one pod letter (write A@c3 to place, c3c5 to move)")]
+    BadPod {
+        /// The move as given.
+        text: String,
+        /// Why the pod letter does not read.
+        error: PodParseError,
+    },
     /// A placement whose text after `@` is not a point.
-    BadPlacementPoint { text: String, error: PointParseError },
+    #[error("'{text}' is not a move: after '@' must stand a point a1-f6 (write A@c3 to place, c3c5 to move)")]
+    BadPlacementPoint {
+        /// The move as given.
+        text: String,
+        /// Why the point does not read.
+        error: PointParseError,
+    },
     /// Not a placement, and not 4 ASCII characters as a move on the board is.
-    WrongLength { text: String },
+    #[error(
+        "'{text}' is not a move: expected 4 characters for a move on the board (write A@c3 to place, c3c5 to move)"
+    )]
+    WrongLength {
+        /// The move as given.
+        text: String,
+    },
     /// A move on the board whose first two characters are not a point.
-    BadFrom { text: String, error: PointParseError },
+    #[error("'{text}' is not a move: the first point is not a1-f6 (write A@c3 to place, c3c5 to move)")]
+    BadFrom {
+        /// The move as given.
+        text: String,
+        /// Why the first point does not read.
+        error: PointParseError,
+    },
     /// A move on the board whose last two characters are not a point.
-    BadTo { text: String, error: PointParseError },
+    #[error("'{text}' is not a move: the second point is not a1-f6 (write A@c3 to place, c3c5 to move)")]
+    BadTo {
+        /// The move as given.
+        text: String,
+        /// Why the second point does not read.
+        error: PointParseError,
+    },
     /// A move on the board from `point` to `point` itself.
-    SamePoint { text: String, point: Point },
+    #[error("'{text}' is not a move: a pod must leave its point (write A@c3 to place, c3c5 to move)")]
+    SamePoint {
+        /// The move as given.
+        text: String,
+        /// The point named twice.
+        point: Point,
+    },
 }
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (text, why) = match self {
-            MoveParseError::BadPod { text, .. } => (text, "before '@' must stand one pod letter"),
-            MoveParseError::BadPlacementPoint { text, .. } => (text, "after '@' must stand a point a1-f6"),
-            MoveParseError::WrongLength { text } => (text, "expected 4 characters for a move on the board"),
-            MoveParseError::BadFrom { text, .. } => (text, "the first point is not a1-f6"),
-            MoveParseError::BadTo { text, .. } => (text, "the second point is not a1-f6"),
-            MoveParseError::SamePoint { text, .. } => (text, "a pod must leave its point"),
-        };
-        write!(f, "'{text}' is not a move: {why} (write A@c3 to place, c3c5 to move)")
-    }
-}
-
-impl std::error::Error for MoveParseError {}
 
 impl FromStr for Move {
     type Err = MoveParseError;
@@ -132,49 +168,54 @@ impl FromStr for Move {
 }
 
 /// Why a well-formed move cannot be played in a position.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum Illegal {
+    /// The game has ended.
+    #[error("the game is over")]
     GameOver,
+    /// A placement of a letter beyond the game's pod set.
+    #[error("no such pod in this pod set")]
     UnknownPod,
+    /// A placement of a pod the mover does not hold.
+    #[error("that pod is not in your hand")]
     NotInHand,
+    /// A placement on a point that holds a pod.
+    #[error("the point is occupied")]
     Occupied,
+    /// A placement on a point an opponent's pod attacks.
+    #[error("the point is attacked by an opponent pod")]
     Attacked,
+    /// A placement from which the pod would attack an opponent's pod.
+    #[error("the pod would attack an opponent pod")]
     WouldAttack,
+    /// A placement where the pod would have no liberty, where the game asks for one.
+    #[error("the pod would have no liberty")]
     NoLiberty,
+    /// The game's first move places a pod that is not two-legged.
+    #[error("the first move must place a two-legged pod")]
     NotBipodFirstMove,
+    /// A move on the board at ply 0, where the first move is a placement.
+    #[error("no pod may move on the first move")]
     FirstMoveMustPlace,
+    /// A move on the board in the standard game, where pods never move.
+    #[error("pods on the board never move in the standard game")]
     MovesNotAllowed,
+    /// A move from an empty point.
+    #[error("there is no pod on that point")]
     NoPodThere,
+    /// A move of the opponent's pod.
+    #[error("that pod is not yours")]
     NotYourPod,
+    /// A move to a point that none of the pod's legs points to.
+    #[error("the pod has no leg reaching that point")]
     NotAlongALeg,
+    /// A move whose path has a pod on it or leaves the board's lines.
+    #[error("the path is blocked or has no line")]
     BlockedPath,
 }
 
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Illegal::GameOver => "the game is over",
-            Illegal::UnknownPod => "no such pod in this pod set",
-            Illegal::NotInHand => "that pod is not in your hand",
-            Illegal::Occupied => "the point is occupied",
-            Illegal::Attacked => "the point is attacked by an opponent pod",
-            Illegal::WouldAttack => "the pod would attack an opponent pod",
-            Illegal::NoLiberty => "the pod would have no liberty",
-            Illegal::NotBipodFirstMove => "the first move must place a two-legged pod",
-            Illegal::FirstMoveMustPlace => "no pod may move on the first move",
-            Illegal::MovesNotAllowed => "pods on the board never move in the standard game",
-            Illegal::NoPodThere => "there is no pod on that point",
-            Illegal::NotYourPod => "that pod is not yours",
-            Illegal::NotAlongALeg => "the pod has no leg reaching that point",
-            Illegal::BlockedPath => "the path is blocked or has no line",
-        })
-    }
-}
-
-impl std::error::Error for Illegal {}
-
 /// Most moves a position can have: every pod on every point, plus moves.
-pub const MAX_MOVES: usize = 1024;
+pub(crate) const MAX_MOVES: usize = 1024;
 
 /// A fixed-capacity list of moves, filled by move generation without allocating.
 pub struct MoveList {
@@ -183,25 +224,29 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// An empty list.
     pub fn new() -> MoveList {
         MoveList { moves: [Move(0); MAX_MOVES], len: 0 }
     }
 
+    /// Adds a move; a position never has more than `MAX_MOVES`.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len] = mv;
         self.len += 1;
     }
 
+    /// How many moves the list holds.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    pub fn as_slice(&self) -> &[Move] {
+    pub(crate) fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 }

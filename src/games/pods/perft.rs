@@ -38,7 +38,7 @@ pub fn divide(rules: &Rules, position: &Position, depth: u32) -> Vec<(Move, u64)
 /// perft that gives up (`None`) once `stop` is set; it looks at the flag at
 /// every node at least three plies above the leaves, which costs nothing
 /// beside the work below them.
-pub fn perft_until(rules: &Rules, position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+pub(crate) fn perft_until(rules: &Rules, position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth < 3 {
         return Some(perft(rules, position, depth));
     }

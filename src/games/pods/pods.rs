@@ -6,7 +6,7 @@ use std::str::FromStr;
 use super::types::{Direction, DirectionParseError, Side};
 
 /// The most pods a set may hold.
-pub const MAX_PODS: usize = 16;
+pub(crate) const MAX_PODS: usize = 16;
 
 /// The default set, White's legs as they stand on the board.
 pub const DEFAULT_POD_SET: &str = "A=W:s,E:s;B=N:l,S:s;C=NW:s,SW:s,E:s;D=N:s,SW:l,SE:l;\
@@ -20,10 +20,12 @@ M=N:s,NE:s,SE:s,S:s,SW:s,NW:s;N=N:l,NE:s,E:l,SE:s,S:l,SW:s,W:l,NW:s";
 pub struct Pod(u8);
 
 impl Pod {
+    /// The pod of `index` (`A` = 0), if a set can hold it.
     pub const fn from_index(index: usize) -> Option<Pod> {
         if index < MAX_PODS { Some(Pod(index as u8)) } else { None }
     }
 
+    /// `A` = 0, `B` = 1, ...
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -38,7 +40,7 @@ impl Pod {
     }
 
     /// The pod and side a letter stands for (`A`..`P`, `a`..`p`).
-    pub fn from_letter(letter: char) -> Option<(Pod, Side)> {
+    pub(crate) fn from_letter(letter: char) -> Option<(Pod, Side)> {
         match letter {
             'A'..='P' => Some((Pod(letter as u8 - b'A'), Side::White)),
             'a'..='p' => Some((Pod(letter as u8 - b'a'), Side::Black)),
@@ -54,19 +56,12 @@ impl fmt::Display for Pod {
 }
 
 /// Why a text is not a pod: it is not one letter `A`-`P` (either case).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a pod: expected one letter A-P")]
 pub struct PodParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for PodParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a pod: expected one letter A-P", self.text)
-    }
-}
-
-impl std::error::Error for PodParseError {}
 
 impl FromStr for Pod {
     type Err = PodParseError;
@@ -86,28 +81,33 @@ impl FromStr for Pod {
 pub struct PodMask(pub u16);
 
 impl PodMask {
-    pub const EMPTY: PodMask = PodMask(0);
+    pub(crate) const EMPTY: PodMask = PodMask(0);
 
-    pub const fn first(count: usize) -> PodMask {
+    pub(crate) const fn first(count: usize) -> PodMask {
         PodMask(((1u32 << count) - 1) as u16)
     }
 
+    /// Whether `pod` is in the set.
     pub const fn contains(self, pod: Pod) -> bool {
         self.0 & (1 << pod.0) != 0
     }
 
+    /// Whether no pod is in the set: an empty hand.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many pods are in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Adds `pod`.
     pub fn insert(&mut self, pod: Pod) {
         self.0 |= 1 << pod.0;
     }
 
+    /// Takes `pod` out.
     pub fn remove(&mut self, pod: Pod) {
         self.0 &= !(1 << pod.0);
     }
@@ -130,7 +130,9 @@ impl Iterator for PodMask {
 /// One leg: a direction and whether it is long.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Leg {
+    /// Where it points, for White's pod (Black's points the opposite way).
     pub direction: Direction,
+    /// A long leg reaches along its line; a short one reaches one step.
     pub long: bool,
 }
 
@@ -143,11 +145,12 @@ impl fmt::Display for Leg {
 /// A pod's legs as White's pod stands on the board.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct PodShape {
+    /// At least one, no two in one direction.
     pub legs: Vec<Leg>,
 }
 
 impl PodShape {
-    pub fn is_bipod(&self) -> bool {
+    pub(crate) fn is_bipod(&self) -> bool {
         self.legs.len() == 2
     }
 
@@ -169,51 +172,71 @@ pub struct PodSet {
 /// What is wrong with a pod set text. `pod` is the pod whose entry is at
 /// fault: entries are numbered by position, so the third entry is pod `C`
 /// whatever letter it was given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PodSetError {
     /// The text is empty or blank.
+    #[error("invalid pod set: empty: a set has 1 to 16 pods")]
     Empty,
     /// The text has `found` entries, more than `MAX_PODS`.
-    TooManyPods { found: usize },
+    #[error("invalid pod set: {found} pods, at most 16 allowed")]
+    TooManyPods {
+        /// How many entries the text has.
+        found: usize,
+    },
     /// An entry has no `=` between its letter and its legs.
-    MissingEquals { pod: Pod, entry: String },
+    #[error("invalid pod set: pod {} '{entry}' has no '=': write it as {pod}=N:s,...", .pod.index() + 1)]
+    MissingEquals {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The entry as given.
+        entry: String,
+    },
     /// The entry is named `found` (the text before `=`) instead of `pod`'s letter.
-    WrongLetter { pod: Pod, found: String },
+    #[error(
+        "invalid pod set: pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
+        .pod.index() + 1
+    )]
+    WrongLetter {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The name given instead.
+        found: String,
+    },
     /// A leg has no `:` between its direction and its length.
-    MalformedLeg { pod: Pod, leg: String },
+    #[error("invalid pod set: pod {pod}: leg '{leg}' must look like N:s or SW:l")]
+    MalformedLeg {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The leg as given.
+        leg: String,
+    },
     /// A leg's direction does not read.
-    BadDirection { pod: Pod, error: DirectionParseError },
+    #[error("invalid pod set: pod {pod}: {error}")]
+    BadDirection {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// Why the direction does not read.
+        error: DirectionParseError,
+    },
     /// A leg's length is neither `s` nor `l`.
-    BadLength { pod: Pod, leg: String, length: String },
+    #[error("invalid pod set: pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")]
+    BadLength {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The leg as given.
+        leg: String,
+        /// The length as given.
+        length: String,
+    },
     /// The pod has two legs towards `direction`.
-    DuplicateLeg { pod: Pod, direction: Direction },
+    #[error("invalid pod set: pod {pod} has two legs towards {direction}")]
+    DuplicateLeg {
+        /// The pod the entry is for.
+        pod: Pod,
+        /// The direction given twice.
+        direction: Direction,
+    },
 }
-
-impl fmt::Display for PodSetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid pod set: ")?;
-        match self {
-            PodSetError::Empty => f.write_str("empty: a set has 1 to 16 pods"),
-            PodSetError::TooManyPods { found } => write!(f, "{found} pods, at most 16 allowed"),
-            PodSetError::MissingEquals { pod, entry } => {
-                write!(f, "pod {} '{entry}' has no '=': write it as {pod}=N:s,...", pod.index() + 1)
-            }
-            PodSetError::WrongLetter { pod, found } => write!(
-                f,
-                "pod {} is named '{found}', expected '{pod}' (letters run from A without gaps)",
-                pod.index() + 1
-            ),
-            PodSetError::MalformedLeg { pod, leg } => write!(f, "pod {pod}: leg '{leg}' must look like N:s or SW:l"),
-            PodSetError::BadDirection { pod, error } => write!(f, "pod {pod}: {error}"),
-            PodSetError::BadLength { pod, leg, length } => {
-                write!(f, "pod {pod}: leg '{leg}' has length '{length}', expected 's' or 'l'")
-            }
-            PodSetError::DuplicateLeg { pod, direction } => write!(f, "pod {pod} has two legs towards {direction}"),
-        }
-    }
-}
-
-impl std::error::Error for PodSetError {}
 
 impl Default for PodSet {
     fn default() -> PodSet {
@@ -222,10 +245,12 @@ impl Default for PodSet {
 }
 
 impl PodSet {
+    /// How many pods the set has (1 to 16).
     pub fn len(&self) -> usize {
         self.shapes.len()
     }
 
+    /// Never true of a set that was read: it has at least one pod.
     pub fn is_empty(&self) -> bool {
         self.shapes.is_empty()
     }
@@ -235,6 +260,7 @@ impl PodSet {
         PodMask::first(self.shapes.len())
     }
 
+    /// Whether `pod` is one of the set's pods.
     pub fn contains(&self, pod: Pod) -> bool {
         pod.index() < self.shapes.len()
     }
@@ -245,7 +271,7 @@ impl PodSet {
     }
 
     /// The set's two-legged pods.
-    pub fn bipods(&self) -> PodMask {
+    pub(crate) fn bipods(&self) -> PodMask {
         let mut mask = PodMask::EMPTY;
         for (index, shape) in self.shapes.iter().enumerate() {
             if shape.is_bipod() {

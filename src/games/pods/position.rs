@@ -11,10 +11,18 @@ use super::types::{Bitboard, Direction, POINTS, Point, Rotation, RotationParseEr
 /// How a finished game was won or drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Outcome {
-    Win { winner: Side, reason: WinReason },
+    /// One side won.
+    Win {
+        /// The side that won.
+        winner: Side,
+        /// How it won.
+        reason: WinReason,
+    },
+    /// Neither side won.
     Draw(DrawReason),
 }
 
+/// How a game was won.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum WinReason {
     /// Advanced game: the winner's hand is empty after their action.
@@ -25,6 +33,7 @@ pub enum WinReason {
     IllegalMove,
 }
 
+/// Why a game was drawn.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DrawReason {
     /// Advanced game: the same position for the third time.
@@ -56,34 +65,89 @@ impl fmt::Display for Outcome {
 pub const LARGEST_PLY: u32 = i32::MAX as u32;
 
 /// What is wrong with a position line, and where.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PositionError {
     /// The line has `found` fields instead of 5.
-    WrongFieldCount { found: usize },
+    #[error("invalid position: expected 5 fields (board side hands rotation ply), found {found}")]
+    WrongFieldCount {
+        /// How many fields the line has.
+        found: usize,
+    },
     /// The fields are not separated by single spaces, or the line has
     /// leading or trailing whitespace.
+    #[error("invalid position: fields must be separated by single spaces, with no leading or trailing space")]
     BadSpacing,
     /// The ply field `text` is not a whole number from 0 to `LARGEST_PLY`.
-    BadPly { text: String },
+    #[error("invalid position: ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")]
+    BadPly {
+        /// The ply field as given.
+        text: String,
+    },
     /// The side-to-move field does not read.
+    #[error("invalid position: side: {0}")]
     Side(SideParseError),
     /// The rotation field does not read.
+    #[error("invalid position: rotation: {0}")]
     Rotation(RotationParseError),
     /// The board field does not split into 6 ranks at `/`; `found` is how many it has.
-    WrongRankCount { found: usize },
+    #[error("invalid position: board: expected 6 ranks separated by '/', found {found}")]
+    WrongRankCount {
+        /// How many ranks the board field has.
+        found: usize,
+    },
     /// On `rank` (1-6), the digit `run` is not an empty run of 1 to 6 points.
-    BadRun { rank: u8, run: char },
+    #[error("invalid position: board rank {rank}: '{run}' is not an empty run 1-6")]
+    BadRun {
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// The digit as given.
+        run: char,
+    },
     /// `rank` (1-6), written `text`, describes `points` points instead of 6.
-    WrongRankLength { rank: u8, text: String, points: usize },
+    #[error("invalid position: board rank {rank} '{text}' describes {points} points, not 6")]
+    WrongRankLength {
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// The rank as given.
+        text: String,
+        /// How many points it describes.
+        points: usize,
+    },
     /// `letter`, on a rank or in the hands, is not a pod of the game's pod set.
-    UnknownPod { place: PodPlace, letter: char },
+    #[error("invalid position: {place}: '{letter}' is not a pod of this set")]
+    UnknownPod {
+        /// Where the letter was read.
+        place: PodPlace,
+        /// The letter as given.
+        letter: char,
+    },
     /// The pod `letter` stands for is already on the board or in a hand.
-    DuplicatePod { place: PodPlace, letter: char },
+    #[error("invalid position: {place}: pod '{letter}' appears twice")]
+    DuplicatePod {
+        /// Where the letter was read the second time.
+        place: PodPlace,
+        /// The letter as given.
+        letter: char,
+    },
     /// The hands field is not White's pods then Black's, each alphabetical:
     /// `letter` comes too late.
-    HandsOutOfOrder { letter: char },
+    #[error(
+        "invalid position: hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
+         (lowercase), each in alphabetical order"
+    )]
+    HandsOutOfOrder {
+        /// The first letter out of order.
+        letter: char,
+    },
     /// In the advanced game, `side`, to move, has no pod in hand.
-    EmptyHand { side: Side },
+    #[error(
+        "invalid position: in the advanced game the side to move ({}) cannot have an empty hand",
+        .side.name()
+    )]
+    EmptyHand {
+        /// The side to move.
+        side: Side,
+    },
 }
 
 /// Where in a position line a pod letter was read.
@@ -104,44 +168,6 @@ impl fmt::Display for PodPlace {
     }
 }
 
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid position: ")?;
-        match self {
-            PositionError::WrongFieldCount { found } => {
-                write!(f, "expected 5 fields (board side hands rotation ply), found {found}")
-            }
-            PositionError::BadSpacing => {
-                f.write_str("fields must be separated by single spaces, with no leading or trailing space")
-            }
-            PositionError::BadPly { text } => {
-                write!(f, "ply: '{text}' is not a whole number of moves from 0 to {LARGEST_PLY}")
-            }
-            PositionError::Side(error) => write!(f, "side: {error}"),
-            PositionError::Rotation(error) => write!(f, "rotation: {error}"),
-            PositionError::WrongRankCount { found } => {
-                write!(f, "board: expected 6 ranks separated by '/', found {found}")
-            }
-            PositionError::BadRun { rank, run } => write!(f, "board rank {rank}: '{run}' is not an empty run 1-6"),
-            PositionError::WrongRankLength { rank, text, points } => {
-                write!(f, "board rank {rank} '{text}' describes {points} points, not 6")
-            }
-            PositionError::UnknownPod { place, letter } => write!(f, "{place}: '{letter}' is not a pod of this set"),
-            PositionError::DuplicatePod { place, letter } => write!(f, "{place}: pod '{letter}' appears twice"),
-            PositionError::HandsOutOfOrder { letter } => write!(
-                f,
-                "hands: '{letter}' is out of order: write White's pods (uppercase) then Black's \
-                 (lowercase), each in alphabetical order"
-            ),
-            PositionError::EmptyHand { side } => {
-                write!(f, "in the advanced game the side to move ({}) cannot have an empty hand", side.name())
-            }
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
-
 /// Marks an empty point in `Position::points`.
 const NO_POD: u8 = u8::MAX;
 
@@ -157,6 +183,9 @@ fn decode_point(code: u8) -> (usize, usize) {
     (usize::from(code >> 4), usize::from(code & 15))
 }
 
+/// A position: the pods on the board, both hands, the side to move, the
+/// board's rotation and the ply, with what move generation keeps up to date
+/// move by move (attacks, where each pod in hand could go, the hash).
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
     /// Per point: `NO_POD`, or side * 16 + pod index.
@@ -335,14 +364,17 @@ impl Position {
         position
     }
 
+    /// The side whose turn it is.
     pub fn side_to_move(&self) -> Side {
         self.side_to_move
     }
 
+    /// How the board is turned in this game.
     pub fn rotation(&self) -> Rotation {
         self.rotation
     }
 
+    /// Moves played since the start, which decides the first-move rule.
     pub fn ply(&self) -> u32 {
         self.ply
     }
@@ -352,14 +384,17 @@ impl Position {
         self.hash
     }
 
+    /// The pods `side` holds, not yet placed.
     pub fn hand(&self, side: Side) -> PodMask {
         self.hands[side.index()]
     }
 
+    /// The points where `side`'s pods stand.
     pub fn occupied(&self, side: Side) -> Bitboard {
         self.occupied[side.index()]
     }
 
+    /// The points where no pod stands.
     pub fn empty(&self) -> Bitboard {
         !(self.occupied[0] | self.occupied[1])
     }
@@ -380,7 +415,7 @@ impl Position {
     }
 
     /// Whether the first-move rule (a two-legged pod, no moves) is in force.
-    pub fn is_first_move(&self) -> bool {
+    pub(crate) fn is_first_move(&self) -> bool {
         self.side_to_move == Side::White && self.ply == 0
     }
 
@@ -445,11 +480,11 @@ impl Position {
 
     /// Whether the game ended with the last action: in the advanced game the
     /// side that just moved has emptied its hand.
-    pub fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
+    pub(crate) fn last_mover_emptied_hand(&self, rules: &Rules) -> bool {
         rules.variant() == Variant::Advanced && self.hands[self.side_to_move.opponent().index()].is_empty()
     }
 
-    /// The game's result as far as this position tells (no history: see `Game`).
+    /// The game's result as far as this position tells (no history: see `GameRecord`).
     pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
         let opponent = self.side_to_move.opponent();
         if self.last_mover_emptied_hand(rules) {
@@ -482,7 +517,7 @@ impl Position {
     /// points where `side` could place it if it were `side`'s turn (the
     /// first-move rule aside).
     #[inline(always)]
-    pub fn placements_for(&self, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
+    pub(crate) fn placements_for(&self, side: Side, pods: PodMask, mut visit: impl FnMut(Pod, Bitboard)) {
         for pod in PodMask(pods.0 & self.hands[side.index()].0) {
             visit(pod, self.reach[side.index()][pod.index()]);
         }
@@ -541,7 +576,7 @@ impl Position {
     }
 
     /// What `side` could place now, if it were its turn (the first-move rule aside).
-    pub fn placement_summary(&self, side: Side) -> PlacementSummary {
+    pub(crate) fn placement_summary(&self, side: Side) -> PlacementSummary {
         self.summaries[side.index()]
     }
 
@@ -615,7 +650,7 @@ impl Position {
     /// What the advanced game's evaluation asks of the pods on the board,
     /// in one pass over them: the side to move's legal pod moves, and how
     /// many of each side's pods have a single liberty left.
-    pub fn pod_mobility(&self, rules: &Rules) -> PodMobility {
+    pub(crate) fn pod_mobility(&self, rules: &Rules) -> PodMobility {
         let mut mobility = PodMobility::default();
         if self.last_mover_emptied_hand(rules) {
             return mobility;
@@ -644,7 +679,7 @@ impl Position {
 
     /// Calls `visit` with every legal move, placements first.
     #[inline]
-    pub fn for_each_move(&self, rules: &Rules, mut visit: impl FnMut(Move)) {
+    pub(crate) fn for_each_move(&self, rules: &Rules, mut visit: impl FnMut(Move)) {
         if self.last_mover_emptied_hand(rules) {
             return;
         }
@@ -673,7 +708,7 @@ impl Position {
 
     /// The key after `mv` if no pod comes off (always so in the standard
     /// game), without playing it.
-    pub fn hash_after(&self, rules: &Rules, mv: Move) -> u64 {
+    pub(crate) fn hash_after(&self, rules: &Rules, mv: Move) -> u64 {
         let keys = &rules.zobrist;
         let side = self.side_to_move.index();
         let moved = match mv.kind() {
@@ -690,7 +725,7 @@ impl Position {
 
     /// How many points the opponent could place on now that `mv` takes or
     /// attacks (0 for a move of a pod on the board).
-    pub fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
+    pub(crate) fn points_closed_to_opponent(&self, rules: &Rules, mv: Move) -> u32 {
         match mv.kind() {
             MoveKind::Place { pod, to } => {
                 let closed = rules.geometry(self.rotation).closed_by_placement(self.side_to_move, pod, to);
@@ -800,7 +835,7 @@ impl Position {
     /// the parent's fields, not read back from the copy just made, which
     /// would wait for the copy's wide stores to land.
     #[inline]
-    pub fn become_after(&mut self, parent: &Position, rules: &Rules, mv: Move) {
+    pub(crate) fn become_after(&mut self, parent: &Position, rules: &Rules, mv: Move) {
         let side = parent.side_to_move;
         let us = side.index();
         let geometry = rules.geometry(parent.rotation);

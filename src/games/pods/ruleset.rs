@@ -37,19 +37,12 @@ impl fmt::Display for Variant {
 
 /// Why a text is not a variant: it is neither `standard` nor `advanced`
 /// (in any case).
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a variant: expected 'standard' or 'advanced'")]
 pub struct VariantParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for VariantParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a variant: expected 'standard' or 'advanced'", self.text)
-    }
-}
-
-impl std::error::Error for VariantParseError {}
 
 impl FromStr for Variant {
     type Err = VariantParseError;
@@ -143,14 +136,14 @@ impl Geometry {
     /// The points a placement of `pod` by `side` on `to` closes to the
     /// opponent: the point itself and every point the pod attacks from it.
     #[inline(always)]
-    pub fn closed_by_placement(&self, side: Side, pod: Pod, to: Point) -> Bitboard {
+    pub(crate) fn closed_by_placement(&self, side: Side, pod: Pod, to: Point) -> Bitboard {
         to.bit() | self.attacks[side.index()][pod.index()][to.index()]
     }
 
     /// The points from which a long leg in `dir` reaches a point of `set`:
     /// along linked points, through whatever stands between.
     #[inline(always)]
-    pub fn long_leg_hits(&self, dir: Direction, set: Bitboard) -> Bitboard {
+    pub(crate) fn long_leg_hits(&self, dir: Direction, set: Bitboard) -> Bitboard {
         let links = self.links[dir.index()];
         // Grow backwards from the set by 1, 2 and 4 steps (a line is at most
         // five steps long), each only where every step is linked.
@@ -272,10 +265,13 @@ impl Rules {
         Rules::new(variant, Board::default(), PodSet::default(), false)
     }
 
+    /// The standard or the advanced game.
     pub fn variant(&self) -> Variant {
         self.variant
     }
 
+    /// The option that makes advanced placements need a liberty, as set
+    /// (`placement_needs_liberty` says whether a placement needs one).
     pub fn placement_liberty(&self) -> bool {
         self.placement_liberty
     }
@@ -290,6 +286,7 @@ impl Rules {
         &self.board
     }
 
+    /// The pod set both sides play with.
     pub fn pods(&self) -> &PodSet {
         &self.pods
     }

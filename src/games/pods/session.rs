@@ -3,35 +3,33 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{Game, Move, MoveList, Outcome, PodsGame, Point, Side, Weights, perft, perft_until};
-use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Weights, perft, perft_until};
+use crate::games::{self, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
+/// A Pods game in progress behind `Session`: its record and the weights
+/// its evaluation uses.
 #[derive(Clone)]
 pub struct PodsSession {
-    game: Game,
+    record: GameRecord,
     weights: Weights,
 }
 
 impl PodsSession {
-    /// A game evaluated with its variant's own weights.
-    pub fn new(game: Game) -> PodsSession {
-        let weights = Weights::for_variant(game.rules().variant());
-        PodsSession { game, weights }
+    /// A game record evaluated with its variant's own weights.
+    pub fn new(record: GameRecord) -> PodsSession {
+        let weights = Weights::for_variant(record.rules().variant());
+        PodsSession { record, weights }
     }
 
     /// The same game evaluated with other weights.
-    pub fn with_weights(mut self, weights: Weights) -> PodsSession {
+    pub(crate) fn with_weights(mut self, weights: Weights) -> PodsSession {
         self.weights = weights;
         self
     }
 
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
-    fn search_game(&self) -> PodsGame {
-        PodsGame::new(Arc::clone(self.game.rules()), self.game.max_plies()).with_weights(self.weights)
+    fn adapter(&self) -> PodsAdapter {
+        PodsAdapter::new(Arc::clone(self.record.rules()), self.record.max_plies()).with_weights(self.weights)
     }
 }
 
@@ -41,11 +39,11 @@ impl Session for PodsSession {
     }
 
     fn position_line(&self) -> String {
-        self.game.position().to_string()
+        self.record.position().to_string()
     }
 
     fn key(&self) -> u64 {
-        self.game.position().hash()
+        self.record.position().hash()
     }
 
     fn players(&self) -> usize {
@@ -53,15 +51,15 @@ impl Session for PodsSession {
     }
 
     fn mover(&self) -> usize {
-        self.game.position().side_to_move().index()
+        self.record.position().side_to_move().index()
     }
 
     fn seat_name(&self, seat: usize) -> &'static str {
         Side::BOTH.get(seat).map_or("?", |side| side.name())
     }
 
-    fn ending(&self) -> Option<Ending> {
-        self.game.outcome().map(|outcome| Ending {
+    fn outcome(&self) -> Option<games::Outcome> {
+        self.record.outcome().map(|outcome| games::Outcome {
             winner: match outcome {
                 Outcome::Win { winner, .. } => Some(winner.index()),
                 Outcome::Draw(_) => None,
@@ -72,41 +70,41 @@ impl Session for PodsSession {
 
     fn legal_moves(&self) -> Vec<String> {
         let mut moves = MoveList::new();
-        if self.game.outcome().is_none() {
-            self.game.position().generate_moves(self.game.rules(), &mut moves);
+        if self.record.outcome().is_none() {
+            self.record.position().generate_moves(self.record.rules(), &mut moves);
         }
         moves.iter().map(Move::to_string).collect()
     }
 
     fn play(&mut self, text: &str) -> Result<(), PlayError> {
         let mv: Move = read_move(text)?;
-        self.game.play(mv).map_err(PlayError::illegal)
+        self.record.play(mv).map_err(PlayError::illegal)
     }
 
     fn legal_move(&self, text: &str) -> Result<String, PlayError> {
         let mv: Move = read_move(text)?;
-        let legal = match self.game.outcome() {
+        let legal = match self.record.outcome() {
             Some(_) => Err(super::Illegal::GameOver),
-            None => self.game.position().check(self.game.rules(), mv),
+            None => self.record.position().check(self.record.rules(), mv),
         };
         legal.map(|()| mv.to_string()).map_err(PlayError::illegal)
     }
 
     fn forfeit(&mut self) {
-        let side = self.game.position().side_to_move();
-        self.game.forfeit(side);
+        let side = self.record.position().side_to_move();
+        self.record.forfeit(side);
     }
 
     fn set_max_plies(&mut self, max_plies: u32) {
-        self.game.set_max_plies(max_plies);
+        self.record.set_max_plies(max_plies);
     }
 
     fn perft(&self, depth: u32) -> u64 {
-        perft(self.game.rules(), self.game.position(), depth)
+        perft(self.record.rules(), self.record.position(), depth)
     }
 
     fn divide(&self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(&str, u64)) -> bool {
-        let (rules, position) = (self.game.rules(), self.game.position());
+        let (rules, position) = (self.record.rules(), self.record.position());
         let mut moves = MoveList::new();
         position.generate_moves(rules, &mut moves);
         for &mv in moves.iter() {
@@ -123,8 +121,8 @@ impl Session for PodsSession {
     /// The board as drawn (turned by the position's rotation) with each
     /// pod's letter on its point, then the position line and the turn.
     fn picture(&self) -> Vec<String> {
-        let position = self.game.position();
-        let picture = self.game.rules().board().rotated(position.rotation()).picture();
+        let position = self.record.position();
+        let picture = self.record.rules().board().rotated(position.rotation()).picture();
         let mut rows: Vec<Vec<char>> = picture.lines().map(|row| row.chars().collect()).collect();
         for point in Point::ALL {
             if let Some((side, pod)) = position.pod_at(point) {
@@ -137,18 +135,18 @@ impl Session for PodsSession {
         let mut lines: Vec<String> = rows.into_iter().map(|cells| cells.into_iter().collect()).collect();
         lines.push(format!("fen {position}"));
         lines.push(format!("turn {}", position.side_to_move().name()));
-        if let Some(outcome) = self.game.outcome() {
+        if let Some(outcome) = self.record.outcome() {
             lines.push(format!("game over: {outcome}"));
         }
         lines
     }
 
     fn evaluation(&self) -> String {
-        let position = self.game.position();
-        if let Some(outcome) = self.game.outcome() {
+        let position = self.record.position();
+        if let Some(outcome) = self.record.outcome() {
             return format!("eval none: game over, {outcome}");
         }
-        let terms = self.search_game().evaluate_terms(position);
+        let terms = self.adapter().evaluate_terms(position);
         format!("eval {} to move: {terms}", position.side_to_move().name())
     }
 
@@ -160,11 +158,11 @@ impl Session for PodsSession {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        let history = self.game.history();
+        let history = self.record.history();
         let before_root = &history[..history.len().saturating_sub(1)];
         search_in_notation(
-            &self.search_game(),
-            self.game.position(),
+            &self.adapter(),
+            self.record.position(),
             before_root,
             searcher,
             limits,

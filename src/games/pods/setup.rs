@@ -2,18 +2,17 @@
 //! the placement rule, evaluation weights), how they make a game, and the
 //! positions `podium bench` searches.
 
-use std::fmt;
 use std::sync::Arc;
 
 use super::{
-    Board, BoardError, Game, PodSet, PodSetError, PodsSession, Position, Rotation, RotationParseError, Rules, Variant,
-    VariantParseError, Weights, WeightsError,
+    Board, BoardError, GameRecord, PodSet, PodSetError, PodsSession, Position, Rotation, RotationParseError, Rules,
+    Variant, VariantParseError, Weights, WeightsError,
 };
 use crate::games::Session;
 use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, TuneRequest, Values};
 
 /// The registry's entry for Pods.
-pub struct Pods;
+pub(crate) struct Pods;
 
 const VARIANT: &str = "Variant";
 const ROTATION: &str = "Rotation";
@@ -98,32 +97,23 @@ impl GameType for Pods {
 }
 
 /// Why Pods parameters do not make a game: the parameter and its problem.
-#[derive(Debug)]
-pub enum SetupError {
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum SetupError {
+    #[error("{VARIANT}: {0}")]
     Variant(VariantParseError),
+    #[error("{ROTATION}: {0}")]
     Rotation(RotationParseError),
+    #[error("{BOARD} (one-line form): {0}")]
     Board(BoardError),
+    #[error("{PODS}: {0}")]
     Pods(PodSetError),
+    #[error("{EVAL_WEIGHTS}: {0}")]
     Weights(WeightsError),
 }
 
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Variant(error) => write!(f, "{VARIANT}: {error}"),
-            SetupError::Rotation(error) => write!(f, "{ROTATION}: {error}"),
-            SetupError::Board(error) => write!(f, "{BOARD} (one-line form): {error}"),
-            SetupError::Pods(error) => write!(f, "{PODS}: {error}"),
-            SetupError::Weights(error) => write!(f, "{EVAL_WEIGHTS}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
-
 /// Pods with its parameters read: the rules (tables built once), the start's
 /// rotation and the evaluation's weights.
-pub struct PodsSetup {
+pub(crate) struct PodsSetup {
     rules: Arc<Rules>,
     rotation: Rotation,
     weights: Weights,
@@ -142,7 +132,7 @@ impl PodsSetup {
     }
 
     fn session(&self, position: Position) -> Box<dyn Session> {
-        Box::new(PodsSession::new(Game::new(Arc::clone(&self.rules), position)).with_weights(self.weights))
+        Box::new(PodsSession::new(GameRecord::new(Arc::clone(&self.rules), position)).with_weights(self.weights))
     }
 }
 
@@ -230,7 +220,7 @@ mod tests {
         }
         for position in &BENCH_POSITIONS {
             let rules = Arc::new(Rules::default_for(position.variant));
-            let mut game = Game::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0));
+            let mut game = GameRecord::new(Arc::clone(&rules), Position::start(&rules, Rotation::R0));
             for text in position.moves.split_whitespace() {
                 game.play(text.parse().expect(text)).expect(text);
             }

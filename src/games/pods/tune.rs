@@ -4,8 +4,6 @@
 //! whether the side to move went on to win. The weights that best predict
 //! the labels through `1 / (1 + e^(-score / scale))` are the fitted ones.
 
-use std::fmt;
-
 use super::eval::{FEATURES, Feature, Weights, evaluate_terms};
 use super::{Move, Position, Rules, Side};
 
@@ -17,19 +15,12 @@ pub struct Sample {
 }
 
 /// Why a line of a games file does not read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {message}")]
 pub struct DataError {
     pub line: usize,
     pub message: String,
 }
-
-impl fmt::Display for DataError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for DataError {}
 
 /// The samples of one game given as `<result> <start> [moves <move>...]`:
 /// the result `1-0`, `0-1` or `1/2-1/2` (White's first), the start
@@ -173,27 +164,18 @@ fn solve(mut matrix: Vec<Vec<f64>>, mut vector: Vec<f64>) -> Option<Vec<f64>> {
 }
 
 /// Why `podium tune` could not fit.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TuneError {
     /// A games line that does not read.
+    #[error(transparent)]
     Data(DataError),
     /// Weights or feature names that do not read.
+    #[error(transparent)]
     Weights(super::WeightsError),
     /// The games hold no position to learn from.
+    #[error("no positions in the games")]
     NoPositions,
 }
-
-impl fmt::Display for TuneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TuneError::Data(error) => error.fmt(f),
-            TuneError::Weights(error) => error.fmt(f),
-            TuneError::NoPositions => f.write_str("no positions in the games"),
-        }
-    }
-}
-
-impl std::error::Error for TuneError {}
 
 /// `podium tune` for a variant: fits the weights `request` names on its
 /// games and returns what to print (positions and scale, the loss before

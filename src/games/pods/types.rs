@@ -8,7 +8,7 @@ use std::str::FromStr;
 /// Files and ranks on the 6x6 grid.
 pub const SIZE: u8 = 6;
 /// Number of points on the board.
-pub const POINTS: usize = 36;
+pub(crate) const POINTS: usize = 36;
 
 /// One of the 36 points, `index = rank * 6 + file` (a1 = 0, f6 = 35).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -40,6 +40,7 @@ impl Point {
         }
     }
 
+    /// The point's index, `rank * 6 + file`: its bit in a `Bitboard`.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -60,7 +61,7 @@ impl Point {
         Point::from_coords(self.file() + dx, self.rank() + dy)
     }
 
-    pub const fn bit(self) -> Bitboard {
+    pub(crate) const fn bit(self) -> Bitboard {
         Bitboard(1 << self.0)
     }
 }
@@ -74,29 +75,27 @@ impl fmt::Display for Point {
 }
 
 /// Why a text is not a point. Each variant holds the text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum PointParseError {
     /// Not two bytes long.
-    WrongLength { text: String },
+    #[error("'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")]
+    WrongLength {
+        /// The text as given.
+        text: String,
+    },
     /// The first byte is not a file `a`-`f`.
-    BadFile { text: String },
+    #[error("'{text}' is not a point: file must be a-f")]
+    BadFile {
+        /// The text as given.
+        text: String,
+    },
     /// The second byte is not a rank `1`-`6`.
-    BadRank { text: String },
+    #[error("'{text}' is not a point: rank must be 1-6")]
+    BadRank {
+        /// The text as given.
+        text: String,
+    },
 }
-
-impl fmt::Display for PointParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PointParseError::WrongLength { text } => {
-                write!(f, "'{text}' is not a point: expected a file a-f and a rank 1-6, like c3")
-            }
-            PointParseError::BadFile { text } => write!(f, "'{text}' is not a point: file must be a-f"),
-            PointParseError::BadRank { text } => write!(f, "'{text}' is not a point: rank must be 1-6"),
-        }
-    }
-}
-
-impl std::error::Error for PointParseError {}
 
 impl FromStr for Point {
     type Err = PointParseError;
@@ -121,17 +120,26 @@ impl FromStr for Point {
 /// The eight directions, named as seen from White, clockwise from north.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Direction {
+    /// North: towards Black's side (rank 6).
     N,
+    /// North-east.
     NE,
+    /// East: towards the f-file.
     E,
+    /// South-east.
     SE,
+    /// South: towards White's side (rank 1).
     S,
+    /// South-west.
     SW,
+    /// West: towards the a-file.
     W,
+    /// North-west.
     NW,
 }
 
 impl Direction {
+    /// Every direction, clockwise from north: `ALL[d.index()] == d`.
     pub const ALL: [Direction; 8] = [
         Direction::N,
         Direction::NE,
@@ -143,10 +151,12 @@ impl Direction {
         Direction::NW,
     ];
 
+    /// 0 to 7, clockwise from north.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The direction of `index` modulo 8, so turning is addition.
     pub const fn from_index(index: usize) -> Direction {
         Direction::ALL[index % 8]
     }
@@ -166,20 +176,22 @@ impl Direction {
     }
 
     /// Change of point index for one step (valid only where the step stays on the board).
-    pub const fn index_delta(self) -> i8 {
+    pub(crate) const fn index_delta(self) -> i8 {
         let (dx, dy) = self.delta();
         dy * SIZE as i8 + dx
     }
 
-    pub const fn reverse(self) -> Direction {
+    /// The opposite direction.
+    pub(crate) const fn reverse(self) -> Direction {
         Direction::from_index(self.index() + 4)
     }
 
     /// The direction after turning the board a quarter turn clockwise.
-    pub const fn turned_clockwise(self) -> Direction {
+    pub(crate) const fn turned_clockwise(self) -> Direction {
         Direction::from_index(self.index() + 2)
     }
 
+    /// The name pod sets use, as `NE`.
     pub const fn name(self) -> &'static str {
         match self {
             Direction::N => "N",
@@ -201,19 +213,12 @@ impl fmt::Display for Direction {
 }
 
 /// Why a text is not a direction: it is none of the eight names.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a direction: expected one of N NE E SE S SW W NW")]
 pub struct DirectionParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for DirectionParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a direction: expected one of N NE E SE S SW W NW", self.text)
-    }
-}
-
-impl std::error::Error for DirectionParseError {}
 
 impl FromStr for Direction {
     type Err = DirectionParseError;
@@ -228,17 +233,20 @@ impl FromStr for Direction {
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
-    pub const EMPTY: Bitboard = Bitboard(0);
-    pub const FULL: Bitboard = Bitboard((1 << POINTS) - 1);
+    pub(crate) const EMPTY: Bitboard = Bitboard(0);
+    pub(crate) const FULL: Bitboard = Bitboard((1 << POINTS) - 1);
 
+    /// Whether no point is in the set.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// How many points are in the set.
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// Whether `point` is in the set.
     pub const fn contains(self, point: Point) -> bool {
         self.0 & (1 << point.0) != 0
     }
@@ -248,26 +256,26 @@ impl Bitboard {
     /// needs no branch on the sign), are garbage; callers mask them with a
     /// line mask, which only holds points whose neighbour in `dir` exists.
     #[inline(always)]
-    pub const fn pull(self, dir: Direction) -> Bitboard {
+    pub(crate) const fn pull(self, dir: Direction) -> Bitboard {
         self.pull_steps(dir, 1)
     }
 
     /// `pull` by `steps` steps at once: `result[p] = self[p + steps * dir]`,
     /// garbage where that point is off the board.
     #[inline(always)]
-    pub const fn pull_steps(self, dir: Direction, steps: i8) -> Bitboard {
+    pub(crate) const fn pull_steps(self, dir: Direction, steps: i8) -> Bitboard {
         Bitboard(self.0.rotate_right((dir.index_delta() * steps) as u32 & 63))
     }
 
     /// Every point numbered below the set's lowest one; all of them if the set is empty.
     #[inline(always)]
-    pub const fn below_first(self) -> Bitboard {
+    pub(crate) const fn below_first(self) -> Bitboard {
         Bitboard((self.0 & self.0.wrapping_neg()).wrapping_sub(1))
     }
 
     /// Every point numbered above the set's highest one; all of them if the set is empty.
     #[inline(always)]
-    pub const fn above_last(self) -> Bitboard {
+    pub(crate) const fn above_last(self) -> Bitboard {
         match u64::MAX.checked_shl(64 - self.0.leading_zeros()) {
             Some(bits) => Bitboard(bits),
             None => Bitboard::EMPTY,
@@ -349,33 +357,35 @@ impl fmt::Display for Bitboard {
 }
 
 /// Why a text is not a bitboard. Each variant holds the whole text as given.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum BitboardParseError {
     /// The text does not split into 6 ranks at `/`; `found` is how many it has.
-    WrongRankCount { text: String, found: usize },
+    #[error("'{text}' is not a bitboard: expected 6 ranks separated by '/'")]
+    WrongRankCount {
+        /// The text as given.
+        text: String,
+        /// How many ranks it has.
+        found: usize,
+    },
     /// Rank `rank` (1-6) is `cells` bytes long instead of 6.
-    WrongRankLength { text: String, rank: u8, cells: usize },
+    #[error("'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")]
+    WrongRankLength {
+        /// The text as given.
+        text: String,
+        /// The rank, 1 to 6.
+        rank: u8,
+        /// How many cells it has.
+        cells: usize,
+    },
     /// `cell` is neither `x` nor `.`.
-    BadCell { text: String, cell: char },
+    #[error("'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")]
+    BadCell {
+        /// The text as given.
+        text: String,
+        /// The character that is neither.
+        cell: char,
+    },
 }
-
-impl fmt::Display for BitboardParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BitboardParseError::WrongRankCount { text, .. } => {
-                write!(f, "'{text}' is not a bitboard: expected 6 ranks separated by '/'")
-            }
-            BitboardParseError::WrongRankLength { text, rank, cells } => {
-                write!(f, "'{text}' is not a bitboard: rank {rank} has {cells} cells, not 6")
-            }
-            BitboardParseError::BadCell { text, cell } => {
-                write!(f, "'{text}' is not a bitboard: '{cell}' is neither 'x' nor '.'")
-            }
-        }
-    }
-}
-
-impl std::error::Error for BitboardParseError {}
 
 impl FromStr for Bitboard {
     type Err = BitboardParseError;
@@ -411,17 +421,22 @@ impl FromStr for Bitboard {
 /// The two players. White sits at rank 1 and moves first.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Side {
+    /// Moves first; its pods are written in uppercase.
     White,
+    /// Moves second; its pods are written in lowercase.
     Black,
 }
 
 impl Side {
+    /// Both sides, White first: `BOTH[side.index()] == side`.
     pub const BOTH: [Side; 2] = [Side::White, Side::Black];
 
+    /// 0 for White, 1 for Black.
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The other side.
     pub const fn opponent(self) -> Side {
         match self {
             Side::White => Side::Black,
@@ -429,6 +444,7 @@ impl Side {
         }
     }
 
+    /// `White` or `Black`, for people (`Display` writes the notation's `w` or `b`).
     pub const fn name(self) -> &'static str {
         match self {
             Side::White => "White",
@@ -447,19 +463,12 @@ impl fmt::Display for Side {
 }
 
 /// Why a text is not a side: it is neither `w` nor `b`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a side: expected 'w' or 'b'")]
 pub struct SideParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for SideParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a side: expected 'w' or 'b'", self.text)
-    }
-}
-
-impl std::error::Error for SideParseError {}
 
 impl FromStr for Side {
     type Err = SideParseError;
@@ -476,25 +485,31 @@ impl FromStr for Side {
 /// The board's turn before the game, clockwise as seen from White.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub enum Rotation {
+    /// Not turned: the board as drawn.
     #[default]
     R0,
+    /// A quarter turn.
     R90,
+    /// A half turn.
     R180,
+    /// Three quarter turns.
     R270,
 }
 
 impl Rotation {
+    /// Every rotation: `ALL[r.index()] == r`.
     pub const ALL: [Rotation; 4] = [Rotation::R0, Rotation::R90, Rotation::R180, Rotation::R270];
 
+    /// 0 to 3: quarter turns clockwise.
     pub const fn index(self) -> usize {
         self as usize
     }
 
-    pub const fn quarter_turns(self) -> usize {
+    pub(crate) const fn quarter_turns(self) -> usize {
         self as usize
     }
 
-    pub const fn degrees(self) -> u32 {
+    pub(crate) const fn degrees(self) -> u32 {
         self as u32 * 90
     }
 }
@@ -506,19 +521,12 @@ impl fmt::Display for Rotation {
 }
 
 /// Why a text is not a rotation: it is none of `0`, `90`, `180`, `270`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{text}' is not a rotation: expected 0, 90, 180 or 270")]
 pub struct RotationParseError {
     /// The text as given.
     pub text: String,
 }
-
-impl fmt::Display for RotationParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "'{}' is not a rotation: expected 0, 90, 180 or 270", self.text)
-    }
-}
-
-impl std::error::Error for RotationParseError {}
 
 impl FromStr for Rotation {
     type Err = RotationParseError;

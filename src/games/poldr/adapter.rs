@@ -10,24 +10,24 @@ use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 
 /// POLD.R for the search. Stateless: positions carry their board size and
 /// number of players.
-pub struct PoldrGame {
+pub struct PoldrAdapter {
     weights: Weights,
 }
 
-impl Default for PoldrGame {
-    fn default() -> PoldrGame {
-        PoldrGame { weights: TUNABLES.weights }
+impl Default for PoldrAdapter {
+    fn default() -> PoldrAdapter {
+        PoldrAdapter { weights: TUNABLES.weights }
     }
 }
 
-impl PoldrGame {
+impl PoldrAdapter {
     /// The evaluation's terms, for people (the `eval` command) and for `evaluate`.
-    pub fn evaluate_terms(&self, position: &Position) -> EvalTerms {
+    pub(crate) fn evaluate_terms(&self, position: &Position) -> EvalTerms {
         evaluate_terms(position, &self.weights)
     }
 }
 
-impl GameRules for PoldrGame {
+impl GameRules for PoldrAdapter {
     type Position = Position;
     type Move = Move;
 
@@ -79,7 +79,7 @@ impl GameRules for PoldrGame {
     }
 }
 
-impl GameKnowledge for PoldrGame {
+impl GameKnowledge for PoldrAdapter {
     fn evaluate(&self, position: &Position, player: usize) -> Option<i32> {
         if position.is_over() {
             return None;
@@ -123,7 +123,7 @@ impl GameKnowledge for PoldrGame {
     }
 }
 
-impl SearchGame for PoldrGame {
+impl SearchGame for PoldrAdapter {
     /// The settings `Tunables` gives, with their reasons.
     fn policy(&self) -> Policy {
         Policy {

@@ -9,22 +9,22 @@ use super::types::{Cells, Phase, Seat};
 
 /// Evaluation weights (the values played are in `Tunables`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
+pub(crate) struct Weights {
     /// Building: per brick still in reserve (fewer is better: the last brick wins).
-    pub building_reserve: i32,
+    pub(crate) building_reserve: i32,
     /// Clearing: per brick in reserve (the most bricks win at the end).
-    pub clearing_reserve: i32,
+    pub(crate) clearing_reserve: i32,
     /// Clearing: per own brick that a turn could take back now.
-    pub clearable_brick: i32,
+    pub(crate) clearable_brick: i32,
 }
 
 /// One player's evaluation terms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SeatTerms {
+pub(crate) struct SeatTerms {
     /// The bricks in reserve, weighed by phase.
     pub reserve: i32,
     /// The bricks a turn could take back now (clearing only).
-    pub clearable: i32,
+    pub(crate) clearable: i32,
 }
 
 impl SeatTerms {
@@ -37,16 +37,16 @@ impl SeatTerms {
 /// The evaluation split into its terms: each player's own, and the score of
 /// one player (their total against the best of the others).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EvalTerms {
+pub(crate) struct EvalTerms {
     /// Whether the clearing phase's terms apply (clearing, or blocked).
-    pub clearing: bool,
+    pub(crate) clearing: bool,
     /// Each player's terms.
     pub seats: Vec<(Seat, SeatTerms)>,
 }
 
 impl EvalTerms {
     /// The score for `player`: its total less the best of the others'.
-    pub fn score_for(&self, player: Seat) -> i32 {
+    pub(crate) fn score_for(&self, player: Seat) -> i32 {
         let own = self.seats.iter().find(|(seat, _)| *seat == player).map_or(0, |(_, terms)| terms.total());
         let best_other =
             self.seats.iter().filter(|(seat, _)| *seat != player).map(|(_, terms)| terms.total()).max().unwrap_or(0);

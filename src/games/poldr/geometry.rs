@@ -5,8 +5,7 @@ use std::sync::OnceLock;
 
 use super::types::{CELLS, Cell, Cells, MAX_SIZE, MIN_SIZE};
 
-pub struct Geometry {
-    pub size: u8,
+pub(crate) struct Geometry {
     /// Every cell of the board.
     pub board: Cells,
     /// `between[a * CELLS + b]`: the interval of `a` and `b`, empty when they
@@ -40,7 +39,6 @@ impl Geometry {
 
     fn new(size: u8) -> Geometry {
         let mut geometry = Geometry {
-            size,
             board: Cells::EMPTY,
             between: vec![Cells::EMPTY; CELLS * CELLS],
             aligned: [Cells::EMPTY; CELLS],
@@ -90,18 +88,18 @@ impl Geometry {
     }
 
     #[inline]
-    pub fn between(&self, a: Cell, b: Cell) -> Cells {
+    pub(crate) fn between(&self, a: Cell, b: Cell) -> Cells {
         self.between[a.index() * CELLS + b.index()]
     }
 
     #[inline]
-    pub fn aligned(&self, cell: Cell) -> Cells {
+    pub(crate) fn aligned(&self, cell: Cell) -> Cells {
         self.aligned[cell.index()]
     }
 
     /// Where symmetry `symmetry` takes `cell` (its inverse with `inverse`).
     #[inline]
-    pub fn transform(&self, cell: Cell, symmetry: usize, inverse: bool) -> Cell {
+    pub(crate) fn transform(&self, cell: Cell, symmetry: usize, inverse: bool) -> Cell {
         let symmetry = if inverse { INVERSE[symmetry] } else { symmetry };
         self.symmetric[symmetry][cell.index()]
     }

@@ -15,15 +15,11 @@ mod tunables;
 mod types;
 mod zobrist;
 
-pub use adapter::PoldrGame;
-pub use eval::{EvalTerms, SeatTerms, Weights};
-pub use geometry::Geometry;
+pub use adapter::PoldrAdapter;
 pub use moves::{Illegal, Move, MoveParseError};
-pub use perft::{divide, perft, perft_until};
+pub use perft::{divide, perft};
 pub use position::{LARGEST_PLY, Outcome, Position, PositionError, SetupError, WinReason};
 pub use session::PoldrSession;
-pub use setup::{Poldr, PoldrSetup};
-pub use types::{
-    CELLS, Cell, CellParseError, Cells, MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE, Phase, Seat, SeatParseError,
-};
+pub(crate) use setup::Poldr;
+pub use types::{Cell, CellParseError, Phase, Seat, SeatParseError};
 pub use zobrist::Piece;

@@ -9,7 +9,12 @@ use super::types::{Cell, CellParseError};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Move {
     /// The first turn of the game: the pawn, then the mover's marker.
-    Opening { pawn: Cell, marker: Cell },
+    Opening {
+        /// Where the pawn is put.
+        pawn: Cell,
+        /// Where the mover's marker is put.
+        marker: Cell,
+    },
     /// The pawn moves (or is put) to a cell.
     Pawn(Cell),
     /// The mover's marker moves (or is put) to a cell.
@@ -30,6 +35,7 @@ impl Move {
         (kind | first << 2 | second << 9) as u16
     }
 
+    /// The move `to_bits` packed, if `bits` holds cells of the board.
     pub fn from_bits(bits: u16) -> Option<Move> {
         let cell = |shift: u16| Cell::from_index((bits >> shift & 0x7f) as usize);
         match bits & 3 {
@@ -52,30 +58,27 @@ impl fmt::Display for Move {
     }
 }
 
+/// The forms of a move, for the errors about one that does not read.
+const FORMS: &str = "write Pc3 (pawn), Mc3 (marker), Pc3Mc5 (first turn) or pass";
+
 /// Why a text is not a move at all (as opposed to a move that is illegal).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveParseError {
+    /// No text at all.
+    #[error("empty move: {FORMS}")]
     Empty,
     /// Not `P`/`M` followed by a cell, `P<cell>M<cell>` or `pass`.
+    #[error("'{0}' is not a move: {FORMS}")]
     Malformed(String),
+    /// A move whose cell does not read.
+    #[error("'{text}' is not a move: {error}")]
     BadCell {
+        /// The move as given.
         text: String,
+        /// Why the cell does not read.
         error: CellParseError,
     },
 }
-
-impl fmt::Display for MoveParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const FORMS: &str = "write Pc3 (pawn), Mc3 (marker), Pc3Mc5 (first turn) or pass";
-        match self {
-            MoveParseError::Empty => write!(f, "empty move: {FORMS}"),
-            MoveParseError::Malformed(text) => write!(f, "'{text}' is not a move: {FORMS}"),
-            MoveParseError::BadCell { text, error } => write!(f, "'{text}' is not a move: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveParseError {}
 
 impl FromStr for Move {
     type Err = MoveParseError;
@@ -114,56 +117,47 @@ impl FromStr for Move {
 }
 
 /// Why a well-formed move cannot be played in a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Illegal {
+    /// The game has ended.
+    #[error("the game is over")]
     GameOver,
     /// A cell outside this board.
+    #[error("{0} is not on this board")]
     OffBoard(Cell),
     /// The first turn of the game names the pawn and the marker, `Pc3Mc5`.
+    #[error("the first turn puts the pawn and the marker in one move, as Pc3Mc5")]
     OpeningExpected,
     /// Only the first turn of the game puts both pieces.
+    #[error("only the first turn of the game puts both pawn and marker")]
     NotTheOpening,
     /// A player's first turn puts their marker; the pawn stays.
+    #[error("a player's first turn puts their marker (the pawn stays)")]
     MarkerFirst,
+    /// The pawn or the marker would go to a cell that holds a piece.
+    #[error("{0} is not empty")]
     Occupied(Cell),
     /// The pawn and the marker would not be aligned (adjacent cells are not).
+    #[error("the pawn and the marker would not be aligned with a cell between them")]
     NotAligned,
     /// Building: the interval would have no empty cell to fill.
+    #[error("the interval would have no empty cell to fill")]
     NothingToFill,
     /// Building: the interval has more empty cells than the mover has bricks.
+    #[error("the interval needs {needed} bricks and the reserve holds {reserve}")]
     TooFewBricks {
+        /// How many empty cells the interval has.
         needed: u32,
+        /// The mover's reserve.
         reserve: u8,
     },
     /// Clearing: the interval would hold none of the mover's bricks.
+    #[error("the interval would hold none of the mover's bricks")]
     NothingToClear,
     /// Passing is legal only for a player who cannot clear.
+    #[error("a player may pass only when they cannot clear")]
     CannotPass,
 }
-
-impl fmt::Display for Illegal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Illegal::GameOver => f.write_str("the game is over"),
-            Illegal::OffBoard(cell) => write!(f, "{cell} is not on this board"),
-            Illegal::OpeningExpected => {
-                f.write_str("the first turn puts the pawn and the marker in one move, as Pc3Mc5")
-            }
-            Illegal::NotTheOpening => f.write_str("only the first turn of the game puts both pawn and marker"),
-            Illegal::MarkerFirst => f.write_str("a player's first turn puts their marker (the pawn stays)"),
-            Illegal::Occupied(cell) => write!(f, "{cell} is not empty"),
-            Illegal::NotAligned => f.write_str("the pawn and the marker would not be aligned with a cell between them"),
-            Illegal::NothingToFill => f.write_str("the interval would have no empty cell to fill"),
-            Illegal::TooFewBricks { needed, reserve } => {
-                write!(f, "the interval needs {needed} bricks and the reserve holds {reserve}")
-            }
-            Illegal::NothingToClear => f.write_str("the interval would hold none of the mover's bricks"),
-            Illegal::CannotPass => f.write_str("a player may pass only when they cannot clear"),
-        }
-    }
-}
-
-impl std::error::Error for Illegal {}
 
 #[cfg(test)]
 mod tests {

@@ -12,10 +12,13 @@ use super::zobrist::{Piece, ZobristKeys};
 /// How a finished game was won. There is no draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The seat that won.
     pub winner: Seat,
+    /// How it won.
     pub reason: WinReason,
 }
 
+/// How a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinReason {
     /// The winner placed their last brick.
@@ -38,6 +41,9 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// A position: the board of its size with the pawn, the markers and the
+/// bricks, each seat's reserve, the phase, the ply and the plies of the
+/// last reserve changes, with its hash kept in step.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Position {
     size: u8,
@@ -54,24 +60,18 @@ pub struct Position {
 }
 
 /// What is wrong with the settings of a new game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
+    /// A board size out of range.
+    #[error("board size {0} is not from {MIN_SIZE} to {MAX_SIZE}")]
     Size(u8),
+    /// A number of players other than 2 or 3.
+    #[error("{0} players: POLD.R is for 2 or 3")]
     Players(u8),
+    /// A reserve of no bricks, or of more than `MAX_BRICKS`.
+    #[error("{0} bricks: each player has 1 to {MAX_BRICKS}")]
     Bricks(u8),
 }
-
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SetupError::Size(size) => write!(f, "board size {size} is not from {MIN_SIZE} to {MAX_SIZE}"),
-            SetupError::Players(players) => write!(f, "{players} players: POLD.R is for 2 or 3"),
-            SetupError::Bricks(bricks) => write!(f, "{bricks} bricks: each player has 1 to {MAX_BRICKS}"),
-        }
-    }
-}
-
-impl std::error::Error for SetupError {}
 
 impl Position {
     /// The empty board with every reserve full, Blue to move.
@@ -109,10 +109,11 @@ impl Position {
         }
     }
 
-    pub fn size(&self) -> u8 {
+    pub(crate) fn size(&self) -> u8 {
         self.size
     }
 
+    /// How many players the game has: 2 or 3.
     pub fn players(&self) -> usize {
         self.players as usize
     }
@@ -122,22 +123,24 @@ impl Position {
         Seat::ALL.into_iter().take(self.players as usize)
     }
 
+    /// The seat whose turn it is: seats take turns in order, by ply.
     pub fn mover(&self) -> Seat {
         Seat::from_index((self.ply % self.players as u64) as usize).expect("a seat of the game")
     }
 
-    pub fn pawn(&self) -> Option<Cell> {
+    pub(crate) fn pawn(&self) -> Option<Cell> {
         self.pawn
     }
 
-    pub fn marker(&self, seat: Seat) -> Option<Cell> {
+    pub(crate) fn marker(&self, seat: Seat) -> Option<Cell> {
         self.markers[seat.index()]
     }
 
-    pub fn bricks(&self, seat: Seat) -> Cells {
+    pub(crate) fn bricks(&self, seat: Seat) -> Cells {
         self.bricks[seat.index()]
     }
 
+    /// How many bricks `seat` has in reserve.
     pub fn reserve(&self, seat: Seat) -> u8 {
         self.reserves[seat.index()]
     }
@@ -147,24 +150,28 @@ impl Position {
         self.phase
     }
 
+    /// Turns played since the start.
     pub fn ply(&self) -> u64 {
         self.ply
     }
 
+    /// The ply right after `seat`'s last turn that changed its reserve, if
+    /// any: the tie-break when reserves are equal.
     pub fn last_change(&self, seat: Seat) -> Option<u64> {
         self.changed[seat.index()]
     }
 
+    /// The Zobrist key of everything the position line holds.
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
-    pub fn geometry(&self) -> &'static Geometry {
+    pub(crate) fn geometry(&self) -> &'static Geometry {
         Geometry::of(self.size)
     }
 
     /// Every cell holding a piece.
-    pub fn occupied(&self) -> Cells {
+    pub(crate) fn occupied(&self) -> Cells {
         let mut occupied = self.bricks[0] | self.bricks[1] | self.bricks[2];
         for cell in self.pawn.iter().chain(self.markers.iter().flatten()) {
             occupied |= cell.bit();
@@ -172,7 +179,7 @@ impl Position {
         occupied
     }
 
-    pub fn empty(&self) -> Cells {
+    pub(crate) fn empty(&self) -> Cells {
         self.geometry().board & !self.occupied()
     }
 
@@ -277,7 +284,7 @@ impl Position {
     }
 
     /// Calls `visit` with every legal move; none once the game is over.
-    pub fn for_each_move(&self, mut visit: impl FnMut(Move)) {
+    pub(crate) fn for_each_move(&self, mut visit: impl FnMut(Move)) {
         if self.emptied_reserve().is_some() {
             return;
         }
@@ -296,16 +303,19 @@ impl Position {
         }
     }
 
+    /// Appends every legal move to `moves`.
     pub fn generate_moves(&self, moves: &mut Vec<Move>) {
         self.for_each_move(|mv| moves.push(mv));
     }
 
+    /// Every legal move; none once the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         self.generate_moves(&mut moves);
         moves
     }
 
+    /// How many legal moves there are, without keeping them.
     pub fn count_moves(&self) -> u64 {
         let mut count = 0;
         self.for_each_move(|_| count += 1);
@@ -323,7 +333,7 @@ impl Position {
         !self.seats().any(|seat| self.can_clear(seat))
     }
 
-    pub fn has_moves(&self) -> bool {
+    pub(crate) fn has_moves(&self) -> bool {
         !self.is_over()
     }
 
@@ -355,7 +365,7 @@ impl Position {
     /// Of `seats`, the one the scoring puts first: the most bricks in
     /// reserve, then the earliest last change (none counts as ply 0), then
     /// the earlier seat.
-    pub fn best_standing(&self, seats: impl Iterator<Item = Seat>) -> Option<Seat> {
+    pub(crate) fn best_standing(&self, seats: impl Iterator<Item = Seat>) -> Option<Seat> {
         seats.min_by_key(|&seat| {
             (std::cmp::Reverse(self.reserves[seat.index()]), self.changed[seat.index()].unwrap_or(0), seat)
         })
@@ -422,7 +432,7 @@ impl Position {
     }
 
     /// How many bricks the legal move `mv` places or takes back.
-    pub fn bricks_moved_by(&self, mv: Move) -> u32 {
+    pub(crate) fn bricks_moved_by(&self, mv: Move) -> u32 {
         let seat = self.mover().index();
         let geometry = self.geometry();
         let (interval, lifted) = match (mv, self.pawn, self.markers[seat]) {
@@ -553,7 +563,7 @@ impl Position {
 
     /// The position turned or reflected by symmetry `symmetry` (0 to 7, 0
     /// the identity): the same game, with every piece moved.
-    pub fn transformed(&self, symmetry: usize) -> Position {
+    pub(crate) fn transformed(&self, symmetry: usize) -> Position {
         let geometry = self.geometry();
         let map = |cell| geometry.transform(cell, symmetry, false);
         let mut image = *self;
@@ -604,115 +614,151 @@ impl Position {
 pub const LARGEST_PLY: u64 = i64::MAX as u64;
 
 /// What is wrong with a position line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    FieldCount { found: usize },
+    /// The line does not have 6 fields.
+    #[error(
+        "invalid position: expected 6 fields (board side reserves phase ply changed), found {found}: the start is \
+         5/5/5/5/5 b 16,16 1 0 -,-"
+    )]
+    FieldCount {
+        /// How many fields it has.
+        found: usize,
+    },
+    /// Fields not separated by single spaces.
+    #[error("invalid position: fields must be separated by single spaces")]
     Spacing,
-    RankCount { ranks: usize },
-    RankLength { rank: u8, cells: usize, size: u8 },
-    BadBoardChar { rank: u8, found: char },
+    /// The board has too few or too many ranks.
+    #[error("invalid position: board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")]
+    RankCount {
+        /// How many ranks it has.
+        ranks: usize,
+    },
+    /// A rank of another length than the board's size.
+    #[error("invalid position: board rank {rank} describes {cells} cells, not {size}")]
+    RankLength {
+        /// The rank, from 1 at the bottom.
+        rank: u8,
+        /// How many cells it describes.
+        cells: usize,
+        /// The board's size, from its number of ranks.
+        size: u8,
+    },
+    /// A character that is no piece and no run of empty cells.
+    #[error(
+        "invalid position: board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
+    )]
+    BadBoardChar {
+        /// The rank, from 1 at the bottom.
+        rank: u8,
+        /// The character as given.
+        found: char,
+    },
+    /// Two pawns on the board.
+    #[error("invalid position: board: more than one pawn")]
     SecondPawn,
+    /// Two markers of one seat.
+    #[error("invalid position: board: more than one {} marker", .0.name())]
     SecondMarker(Seat),
-    NoSuchSeat { found: char, players: usize },
+    /// A marker or brick of a seat the game does not have.
+    #[error("invalid position: board: '{found}' belongs to a seat beyond the {players} players")]
+    NoSuchSeat {
+        /// The letter as given.
+        found: char,
+        /// How many players the game has.
+        players: usize,
+    },
+    /// A side-to-move field that is not a seat's letter.
+    #[error("invalid position: side: '{0}' is not b, y or r")]
     BadSide(String),
+    /// A reserves field that does not read.
+    #[error("invalid position: reserves: '{0}' is not 2 or 3 whole numbers separated by ','")]
     BadReserves(String),
-    ReserveCount { found: usize },
-    ReserveTooLarge { seat: Seat, reserve: u64 },
+    /// A reserve for fewer than 2 or more than 3 players.
+    #[error("invalid position: reserves: {found} numbers, but POLD.R is for 2 or 3 players")]
+    ReserveCount {
+        /// How many reserves the field has.
+        found: usize,
+    },
+    /// A reserve above `MAX_BRICKS`.
+    #[error("invalid position: reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", .seat.name())]
+    ReserveTooLarge {
+        /// Whose reserve.
+        seat: Seat,
+        /// The reserve as given.
+        reserve: u64,
+    },
+    /// A phase field other than 1 or 2.
+    #[error("invalid position: phase: '{0}' is not 1 or 2")]
     BadPhase(String),
+    /// A ply field that is not a whole number up to `LARGEST_PLY`.
+    #[error("invalid position: ply: '{0}' is not a whole number from 0 to {LARGEST_PLY}")]
     BadPly(String),
+    /// A changed field that does not read.
+    #[error("invalid position: changed: '{0}' is not a ply or '-' per player, separated by ','")]
     BadChanged(String),
-    ChangedCount { found: usize, players: usize },
-    WrongSide { expected: Seat, found: Seat },
+    /// A changed field with another number of entries than players.
+    #[error("invalid position: changed: {found} entries for {players} players")]
+    ChangedCount {
+        /// How many entries it has.
+        found: usize,
+        /// How many players the game has.
+        players: usize,
+    },
+    /// A side to move that the ply does not give.
+    #[error("invalid position: side: {} is to move at this ply, not {}", .expected.name(), .found.name())]
+    WrongSide {
+        /// The seat the ply gives.
+        expected: Seat,
+        /// The seat as given.
+        found: Seat,
+    },
+    /// A seat with a marker on the board but no reserve change.
+    #[error("invalid position: {} has a marker on the board but no reserve change in 'changed'", .0.name())]
     MarkerWithoutChange(Seat),
+    /// A seat with a reserve change but no marker on the board.
+    #[error("invalid position: {} has a reserve change in 'changed' but no marker on the board", .0.name())]
     ChangeWithoutMarker(Seat),
+    /// A seat with bricks on the board but no marker.
+    #[error("invalid position: {} has bricks on the board but no marker", .0.name())]
     BricksWithoutMarker(Seat),
-    ChangeOutOfRange { seat: Seat, ply: u64 },
-    ChangeNotOnOwnTurn { seat: Seat, ply: u64 },
+    /// A reserve change at ply 0 or after the position's ply.
+    #[error("invalid position: changed: {}'s ply {ply} is not from 1 to the position's ply", .seat.name())]
+    ChangeOutOfRange {
+        /// Whose change.
+        seat: Seat,
+        /// The ply as given.
+        ply: u64,
+    },
+    /// A reserve change at a ply that does not follow a turn of its seat.
+    #[error("invalid position: changed: ply {ply} does not follow a turn of {}", .seat.name())]
+    ChangeNotOnOwnTurn {
+        /// Whose change.
+        seat: Seat,
+        /// The ply as given.
+        ply: u64,
+    },
+    /// Two seats' reserve changes at one ply.
+    #[error("invalid position: changed: two players at the same ply {0}")]
     SameChangePly(u64),
+    /// A seat that has had a turn in the building phase with no marker on the board.
+    #[error("invalid position: {} has had a turn in the building phase but has no marker on the board", .0.name())]
     MarkerMissing(Seat),
+    /// A position at ply 0 that is not the start: a piece on the board, phase
+    /// 2 or a reserve change.
+    #[error("invalid position: at ply 0 the board is empty, the phase is 1 and no reserve has changed")]
     StartNotEmpty,
+    /// A position after ply 0 with no pawn.
+    #[error("invalid position: after ply 0 the pawn is on the board")]
     NoPawn,
+    /// An empty reserve where the rules allow none: only the seat that just
+    /// moved may have one, in the building phase (it has won).
+    #[error(
+        "invalid position: {} has an empty reserve: only the player who just moved may, in the building phase",
+        .0.name()
+    )]
     EmptyReserve(Seat),
 }
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("invalid position: ")?;
-        match self {
-            PositionError::FieldCount { found } => write!(
-                f,
-                "expected 6 fields (board side reserves phase ply changed), found {found}: the start is 5/5/5/5/5 b 16,16 1 0 -,-"
-            ),
-            PositionError::Spacing => f.write_str("fields must be separated by single spaces"),
-            PositionError::RankCount { ranks } => {
-                write!(f, "board: {ranks} ranks, but a board has {MIN_SIZE} to {MAX_SIZE} ranks separated by '/'")
-            }
-            PositionError::RankLength { rank, cells, size } => {
-                write!(f, "board rank {rank} describes {cells} cells, not {size}")
-            }
-            PositionError::BadBoardChar { rank, found } => write!(
-                f,
-                "board rank {rank}: '{found}' is not P (pawn), B Y R (markers), b y r (bricks) or a digit 1-9"
-            ),
-            PositionError::SecondPawn => f.write_str("board: more than one pawn"),
-            PositionError::SecondMarker(seat) => write!(f, "board: more than one {} marker", seat.name()),
-            PositionError::NoSuchSeat { found, players } => {
-                write!(f, "board: '{found}' belongs to a seat beyond the {players} players")
-            }
-            PositionError::BadSide(text) => write!(f, "side: '{text}' is not b, y or r"),
-            PositionError::BadReserves(text) => {
-                write!(f, "reserves: '{text}' is not 2 or 3 whole numbers separated by ','")
-            }
-            PositionError::ReserveCount { found } => {
-                write!(f, "reserves: {found} numbers, but POLD.R is for 2 or 3 players")
-            }
-            PositionError::ReserveTooLarge { seat, reserve } => {
-                write!(f, "reserves: {} has {reserve} bricks, more than {MAX_BRICKS}", seat.name())
-            }
-            PositionError::BadPhase(text) => write!(f, "phase: '{text}' is not 1 or 2"),
-            PositionError::BadPly(text) => write!(f, "ply: '{text}' is not a whole number from 0 to {LARGEST_PLY}"),
-            PositionError::BadChanged(text) => {
-                write!(f, "changed: '{text}' is not a ply or '-' per player, separated by ','")
-            }
-            PositionError::ChangedCount { found, players } => {
-                write!(f, "changed: {found} entries for {players} players")
-            }
-            PositionError::WrongSide { expected, found } => {
-                write!(f, "side: {} is to move at this ply, not {}", expected.name(), found.name())
-            }
-            PositionError::MarkerWithoutChange(seat) => {
-                write!(f, "{} has a marker on the board but no reserve change in 'changed'", seat.name())
-            }
-            PositionError::ChangeWithoutMarker(seat) => {
-                write!(f, "{} has a reserve change in 'changed' but no marker on the board", seat.name())
-            }
-            PositionError::BricksWithoutMarker(seat) => {
-                write!(f, "{} has bricks on the board but no marker", seat.name())
-            }
-            PositionError::ChangeOutOfRange { seat, ply } => {
-                write!(f, "changed: {}'s ply {ply} is not from 1 to the position's ply", seat.name())
-            }
-            PositionError::ChangeNotOnOwnTurn { seat, ply } => {
-                write!(f, "changed: ply {ply} does not follow a turn of {}", seat.name())
-            }
-            PositionError::SameChangePly(ply) => write!(f, "changed: two players at the same ply {ply}"),
-            PositionError::MarkerMissing(seat) => {
-                write!(f, "{} has had a turn in the building phase but has no marker on the board", seat.name())
-            }
-            PositionError::StartNotEmpty => {
-                f.write_str("at ply 0 the board is empty, the phase is 1 and no reserve has changed")
-            }
-            PositionError::NoPawn => f.write_str("after ply 0 the pawn is on the board"),
-            PositionError::EmptyReserve(seat) => write!(
-                f,
-                "{} has an empty reserve: only the player who just moved may, in the building phase",
-                seat.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PositionError {}
 
 /// Digits only (`+5` and `-0` are not numbers here); leading zeros are read.
 fn whole_number(text: &str) -> Option<u64> {

@@ -2,15 +2,17 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::adapter::PoldrGame;
+use super::adapter::PoldrAdapter;
 use super::moves::Move;
 use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{Ending, PlayError, Session, read_move, search_in_notation};
+use crate::games::{self, PlayError, Session, read_move, search_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals, build_proof_tree};
 
+/// A POLD.R game in progress behind `Session`: the position, the moves
+/// played and a forfeit.
 #[derive(Clone)]
 pub struct PoldrSession {
     position: Position,
@@ -20,23 +22,14 @@ pub struct PoldrSession {
 }
 
 impl PoldrSession {
+    /// A game from `start`, no move played.
     pub fn new(start: Position) -> PoldrSession {
         PoldrSession { position: start, moves: Vec::new(), forfeited_by: None }
     }
 
+    /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
-    }
-
-    /// The result: the rules' own, or a forfeit. The seat that forfeits loses;
-    /// of the others, the one the rules' scoring puts first wins.
-    pub fn outcome(&self) -> Option<(Seat, String)> {
-        if let Some(loser) = self.forfeited_by {
-            let others = self.position.seats().filter(|&seat| seat != loser);
-            let winner = self.position.best_standing(others).expect("another seat");
-            return Some((winner, format!("{} wins ({} played an illegal move)", winner.name(), loser.name())));
-        }
-        self.position.outcome().map(|outcome| (outcome.winner, outcome.to_string()))
     }
 }
 
@@ -65,8 +58,18 @@ impl Session for PoldrSession {
         Seat::from_index(seat).map_or("?", Seat::name)
     }
 
-    fn ending(&self) -> Option<Ending> {
-        self.outcome().map(|(winner, description)| Ending { winner: Some(winner.index()), description })
+    /// The rules' own result, or a forfeit: the seat that forfeits loses;
+    /// of the others, the one the rules' scoring puts first wins.
+    fn outcome(&self) -> Option<games::Outcome> {
+        let (winner, description) = match self.forfeited_by {
+            Some(loser) => {
+                let others = self.position.seats().filter(|&seat| seat != loser);
+                let winner = self.position.best_standing(others).expect("another seat");
+                (winner, format!("{} wins ({} played an illegal move)", winner.name(), loser.name()))
+            }
+            None => self.position.outcome().map(|outcome| (outcome.winner, outcome.to_string()))?,
+        };
+        Some(games::Outcome { winner: Some(winner.index()), description })
     }
 
     fn legal_moves(&self) -> Vec<String> {
@@ -152,17 +155,17 @@ impl Session for PoldrSession {
         let reserves: Vec<String> =
             position.seats().map(|seat| format!("{} {}", seat.name(), position.reserve(seat))).collect();
         lines.push(format!("reserves {}", reserves.join(", ")));
-        if let Some((_, description)) = self.outcome() {
-            lines.push(format!("game over: {description}"));
+        if let Some(outcome) = self.outcome() {
+            lines.push(format!("game over: {outcome}"));
         }
         lines
     }
 
     fn evaluation(&self) -> String {
-        if let Some((_, description)) = self.outcome() {
-            return format!("eval none: game over, {description}");
+        if let Some(outcome) = self.outcome() {
+            return format!("eval none: game over, {outcome}");
         }
-        let terms = PoldrGame::default().evaluate_terms(&self.position);
+        let terms = PoldrAdapter::default().evaluate_terms(&self.position);
         let mover = self.position.mover();
         format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
     }
@@ -171,7 +174,7 @@ impl Session for PoldrSession {
         if self.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        let entries = build_proof_tree(&PoldrGame::default(), &self.position, leaf_nodes, megabytes)?;
+        let entries = build_proof_tree(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)?;
         Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
     }
 
@@ -183,6 +186,6 @@ impl Session for PoldrSession {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
-        search_in_notation(&PoldrGame::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
+        search_in_notation(&PoldrAdapter::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
     }
 }

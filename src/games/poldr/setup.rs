@@ -10,7 +10,7 @@ use crate::games::Session;
 use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
 
 /// The registry's entry for POLD.R.
-pub struct Poldr;
+pub(crate) struct Poldr;
 
 const PLAYERS: &str = "Players";
 const SIZE: &str = "Size";
@@ -69,7 +69,7 @@ impl GameType for Poldr {
 }
 
 /// POLD.R with its parameters read: the start position they describe.
-pub struct PoldrSetup {
+pub(crate) struct PoldrSetup {
     start: Position,
 }
 

@@ -5,66 +5,61 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The largest board side the rules allow.
-pub const MAX_SIZE: u8 = 9;
-pub const MIN_SIZE: u8 = 4;
+pub(crate) const MAX_SIZE: u8 = 9;
+pub(crate) const MIN_SIZE: u8 = 4;
 /// Cells are numbered `rank * MAX_SIZE + file` whatever the board's size, so
 /// a cell means the same on every board.
-pub const CELLS: usize = (MAX_SIZE * MAX_SIZE) as usize;
-pub const MAX_PLAYERS: usize = 3;
-pub const MAX_BRICKS: u8 = 40;
+pub(crate) const CELLS: usize = (MAX_SIZE * MAX_SIZE) as usize;
+pub(crate) const MAX_PLAYERS: usize = 3;
+pub(crate) const MAX_BRICKS: u8 = 40;
 
 /// A cell of the board, `a1` at the bottom left.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Cell(u8);
 
 impl Cell {
+    /// The cell of `file` and `rank` (from 0), if the largest board has it.
     pub fn new(file: u8, rank: u8) -> Option<Cell> {
         (file < MAX_SIZE && rank < MAX_SIZE).then_some(Cell(rank * MAX_SIZE + file))
     }
 
+    /// The cell of `index` (`rank * MAX_SIZE + file`), if the largest board has it.
     pub fn from_index(index: usize) -> Option<Cell> {
         (index < CELLS).then_some(Cell(index as u8))
     }
 
+    /// `rank * MAX_SIZE + file`: the same on every board size.
     pub fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file, from 0 for `a`.
     pub fn file(self) -> u8 {
         self.0 % MAX_SIZE
     }
 
+    /// The rank, from 0 for `1`.
     pub fn rank(self) -> u8 {
         self.0 / MAX_SIZE
     }
 
-    pub fn bit(self) -> Cells {
+    pub(crate) fn bit(self) -> Cells {
         Cells(1 << self.0)
     }
 
+    /// Whether a board of `size` has this cell.
     pub fn is_on(self, size: u8) -> bool {
         self.file() < size && self.rank() < size
     }
 }
 
 /// Why a text is not a cell.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CellParseError {
     /// Not a letter `a`-`i` followed by a digit `1`-`9`.
+    #[error("'{0}' is not a cell: write a file a-i and a rank 1-9, as c3")]
     Malformed(String),
 }
-
-impl fmt::Display for CellParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CellParseError::Malformed(text) => {
-                write!(f, "'{text}' is not a cell: write a file a-i and a rank 1-9, as c3")
-            }
-        }
-    }
-}
-
-impl std::error::Error for CellParseError {}
 
 impl FromStr for Cell {
     type Err = CellParseError;
@@ -86,10 +81,10 @@ impl fmt::Display for Cell {
 
 /// A set of cells, one bit per cell index.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct Cells(pub u128);
+pub(crate) struct Cells(pub u128);
 
 impl Cells {
-    pub const EMPTY: Cells = Cells(0);
+    pub(crate) const EMPTY: Cells = Cells(0);
 
     pub fn count(self) -> u32 {
         self.0.count_ones()
@@ -154,22 +149,29 @@ impl Iterator for Cells {
 /// A player's seat, in turn order: Blue, Yellow, Red.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum Seat {
+    /// Plays first; its marker is `B`, its bricks `b`.
     Blue,
+    /// Plays second; its marker is `Y`, its bricks `y`.
     Yellow,
+    /// Plays third, in a game of 3; its marker is `R`, its bricks `r`.
     Red,
 }
 
 impl Seat {
+    /// Every seat in turn order: `ALL[s.index()] == s`.
     pub const ALL: [Seat; 3] = [Seat::Blue, Seat::Yellow, Seat::Red];
 
+    /// 0 for Blue, 1 for Yellow, 2 for Red.
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The seat of `index`, if there is one.
     pub fn from_index(index: usize) -> Option<Seat> {
         Seat::ALL.get(index).copied()
     }
 
+    /// `Blue`, `Yellow` or `Red`, for people.
     pub fn name(self) -> &'static str {
         match self {
             Seat::Blue => "Blue",
@@ -179,7 +181,7 @@ impl Seat {
     }
 
     /// The letter of this seat's marker; its bricks are the lowercase letter.
-    pub fn marker_letter(self) -> char {
+    pub(crate) fn marker_letter(self) -> char {
         match self {
             Seat::Blue => 'B',
             Seat::Yellow => 'Y',
@@ -187,26 +189,18 @@ impl Seat {
         }
     }
 
-    pub fn brick_letter(self) -> char {
+    pub(crate) fn brick_letter(self) -> char {
         self.marker_letter().to_ascii_lowercase()
     }
 }
 
 /// Why a text is not a seat.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SeatParseError {
+    /// Not `b`, `y` or `r` (the text as given).
+    #[error("'{0}' is not a player: write b, y or r")]
     Unknown(String),
 }
-
-impl fmt::Display for SeatParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SeatParseError::Unknown(text) => write!(f, "'{text}' is not a player: write b, y or r"),
-        }
-    }
-}
-
-impl std::error::Error for SeatParseError {}
 
 /// The side-to-move letter of a position line: `b`, `y` or `r`.
 impl FromStr for Seat {
@@ -231,11 +225,14 @@ impl fmt::Display for Seat {
 /// Building (placing bricks) or clearing (taking them back).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Phase {
+    /// Players place bricks (phase 1).
     Building,
+    /// Players take their bricks back (phase 2).
     Clearing,
 }
 
 impl Phase {
+    /// 1 or 2, as the position line writes it.
     pub fn number(self) -> u8 {
         match self {
             Phase::Building => 1,

@@ -13,8 +13,11 @@ const MAX_RESERVE: usize = MAX_BRICKS as usize + CELLS;
 /// What can stand on a cell: the pawn, a marker or a brick of a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Piece {
+    /// The pawn, which every player moves.
     Pawn,
+    /// The marker of the seat of this index.
     Marker(usize),
+    /// A brick of the seat of this index.
     Brick(usize),
 }
 

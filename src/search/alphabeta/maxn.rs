@@ -33,6 +33,12 @@ impl MultiplayerSearch {
     /// Every style, as the `MultiplayerSearch` option lists them.
     pub const ALL: [MultiplayerSearch; 4] =
         [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts, MultiplayerSearch::Brs];
+
+    /// Every style's name, comma separated, for messages.
+    fn names() -> String {
+        let names: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| style.to_string()).collect();
+        names.join(", ")
+    }
 }
 
 impl fmt::Display for MultiplayerSearch {
@@ -47,17 +53,9 @@ impl fmt::Display for MultiplayerSearch {
 }
 
 /// A name that is not a multiplayer search style (the name given).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown multiplayer search '{0}' (expected {names})", names = MultiplayerSearch::names())]
 pub struct UnknownMultiplayerSearch(pub String);
-
-impl fmt::Display for UnknownMultiplayerSearch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| style.to_string()).collect();
-        write!(f, "unknown multiplayer search '{}' (expected {})", self.0, names.join(", "))
-    }
-}
-
-impl std::error::Error for UnknownMultiplayerSearch {}
 
 impl FromStr for MultiplayerSearch {
     type Err = UnknownMultiplayerSearch;

@@ -1,5 +1,5 @@
-//! A game: the start position, the moves played and what the history decides
-//! beyond a single position (repetition, ply limit, forfeits).
+//! A game record: the start position, the moves played and what the history
+//! decides beyond a single position (repetition, ply limit, forfeits).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,8 +9,10 @@ use super::position::{DrawReason, Outcome, Position, WinReason};
 use super::ruleset::{Rules, Variant};
 use super::types::Side;
 
+/// A Pods game as played: the rules, the start, the moves, and what only
+/// the history decides (repetitions, a forfeit, a match's ply limit).
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct GameRecord {
     rules: Arc<Rules>,
     start: Position,
     position: Position,
@@ -26,9 +28,10 @@ pub struct Game {
     max_plies: u32,
 }
 
-impl Game {
-    pub fn new(rules: Arc<Rules>, start: Position) -> Game {
-        Game {
+impl GameRecord {
+    /// A game from `start` with no move played and no ply limit.
+    pub fn new(rules: Arc<Rules>, start: Position) -> GameRecord {
+        GameRecord {
             rules,
             start,
             position: start,
@@ -40,23 +43,28 @@ impl Game {
         }
     }
 
-    pub fn with_max_plies(mut self, max_plies: u32) -> Game {
+    /// The same game with a ply limit (0: none).
+    pub fn with_max_plies(mut self, max_plies: u32) -> GameRecord {
         self.set_max_plies(max_plies);
         self
     }
 
+    /// The rules the game is played under.
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The position now.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The moves played from the start, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -66,7 +74,7 @@ impl Game {
         &self.history
     }
 
-    pub fn max_plies(&self) -> u32 {
+    pub(crate) fn max_plies(&self) -> u32 {
         self.max_plies
     }
 
