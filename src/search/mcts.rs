@@ -170,7 +170,7 @@ fn simulate<G: SearchGame>(
                 break result;
             }
         }
-        let child = select(&tree.nodes, index, players);
+        let child = select(tree, index, players);
         let mv = tree.nodes[child].mv.expect("a child has its move");
         position = game.play(&position, mv);
         tree.path.push(child as u32);
@@ -229,20 +229,28 @@ fn expand<G: SearchGame>(
 }
 
 /// The child of `index` UCT picks: a proved child at its result, an
-/// unvisited one first, else the best mean wins plus exploration.
-fn select<M>(nodes: &[Node<M>], index: usize, players: usize) -> usize {
+/// unvisited one first, else the best mean wins plus exploration. Where
+/// every child is proved (and none won by the mover, or the node would be
+/// proved too), one of those best for the mover at random: a player that
+/// loses whatever it does is as likely to hand the game to one opponent as
+/// to another, so the simulations through it share the wins out.
+fn select<M: Copy>(tree: &mut MctsTree<M>, index: usize, players: usize) -> usize {
+    let nodes = &tree.nodes;
     let node = &nodes[index];
     let log_visits = (node.visits.max(1) as f32).ln();
     let first = node.first_child as usize;
+    let children = first..first + node.children as usize;
     let mut best = first;
     let mut best_value = f32::NEG_INFINITY;
-    for child in first..first + node.children as usize {
+    let mut all_proved = true;
+    for child in children.clone() {
         let candidate = &nodes[child];
         let value = if candidate.proved != UNPROVED {
             result_for(candidate.proved, node.mover, players)
         } else if candidate.visits == 0 {
             return child;
         } else {
+            all_proved = false;
             let visits = candidate.visits as f32;
             candidate.wins / visits + PARAMS.mcts_exploration * (log_visits / visits).sqrt()
         };
@@ -251,7 +259,16 @@ fn select<M>(nodes: &[Node<M>], index: usize, players: usize) -> usize {
             best = child;
         }
     }
-    best
+    if !all_proved {
+        return best;
+    }
+    let mover = node.mover;
+    let is_best = |child: &usize| result_for(nodes[*child].proved, mover, players) == best_value;
+    let ties = children.clone().filter(is_best).count();
+    let pick = tree.random(ties);
+    let nodes = &tree.nodes;
+    let is_best = |child: &usize| result_for(nodes[*child].proved, mover, players) == best_value;
+    children.filter(is_best).nth(pick).unwrap_or(best)
 }
 
 /// What a game won by `winner` (or drawn) is worth to `player`.
@@ -281,8 +298,11 @@ fn playout<G: SearchGame>(game: &G, tree: &mut MctsTree<G::Move>, mut position: 
 
 /// Counts the simulation along the path, and proves what it settles: a node
 /// whose mover has a won child is won by its mover; a node whose children
-/// are all settled goes to its most visited child's result (the mover
-/// loses whatever it does; who wins instead is its choice).
+/// all have one result has it. Nothing else is proved: where the mover
+/// loses whatever it does but who wins instead is its choice, the node
+/// stays open (`select` then picks among its children at random), so a
+/// loss proved only against a coalition or a guessed choice never ends a
+/// search nor hides the games the others may yet give away.
 fn backup<M: Copy>(tree: &mut MctsTree<M>, winner: u8, players: usize) {
     let mut proving = true;
     for step in (0..tree.path.len()).rev() {
@@ -304,8 +324,10 @@ fn prove<M: Copy>(nodes: &mut [Node<M>], index: usize) -> bool {
     let children = &nodes[first..first + node.children as usize];
     let proved = if children.iter().any(|child| child.proved == node.mover) {
         node.mover
-    } else if children.iter().all(|child| child.proved != UNPROVED) {
-        children.iter().max_by_key(|child| child.visits).map_or(DRAW, |child| child.proved)
+    } else if let Some(first) = children.first()
+        && children.iter().all(|child| child.proved != UNPROVED && child.proved == first.proved)
+    {
+        first.proved
     } else {
         return false;
     };

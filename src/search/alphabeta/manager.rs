@@ -115,6 +115,9 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         if let Some(known) = &known_win
             && !self.search_on
         {
+            // Nothing to search for: under `go infinite` the answer still
+            // waits for `stop`.
+            self.wait_for_stop(plan.infinite);
             return known.clone();
         }
         // Asked for a proof (`solve`): the dedicated search goes first, with

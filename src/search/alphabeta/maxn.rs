@@ -17,12 +17,13 @@ use crate::search::game::SearchGame;
 pub enum MultiplayerSearch {
     /// The others form a coalition against the root player: alpha-beta
     /// with all its cut-offs, and a win it finds is forced.
-    #[default]
     Paranoid,
     /// Each player maximises its own score.
     MaxN,
     /// Monte Carlo tree search: each player's own wins (max-n backups),
-    /// random playouts, proved nodes (`search::mcts`).
+    /// random playouts, proved nodes (`search::mcts`). The default: it
+    /// won the matches between the styles (docs/poldr-strength.md).
+    #[default]
     Mcts,
     /// Best-Reply Search: between two of the root player's turns, only the
     /// others' single most harmful reply (`brs`).

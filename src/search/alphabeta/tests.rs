@@ -592,6 +592,29 @@ fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
 }
 
 #[test]
+fn mcts_proves_no_loss_that_rests_on_a_loser_s_choice() {
+    // After A's "hope", B loses whatever it does, but chooses who wins:
+    // A ("spare") or C ("betray"). "resign" loses at once. A loss of A
+    // after "hope" rests on B's choice, so MCTS proves nothing there and
+    // B's simulations share the game out: "hope" wins about half of them,
+    // above an even third, and the search runs all its simulations.
+    let tree = Tree::new(&[
+        ("root", 0, &["resign", "hope"], NO_SCORES, ON),
+        ("resign", 1, &[], NO_SCORES, Some(1)),
+        ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
+        ("spare", 2, &["a-wins"], NO_SCORES, ON),
+        ("a-wins", 0, &[], NO_SCORES, Some(0)),
+        ("betray", 2, &["c-wins"], NO_SCORES, ON),
+        ("c-wins", 0, &[], NO_SCORES, Some(2)),
+    ]);
+    let (result, pv) = tree.search(MultiplayerSearch::Mcts, 2);
+    assert_eq!(pv.first(), Some(&"hope"));
+    let Score::Centipawns(share) = result.score else { panic!("not proved: {:?}", result.score) };
+    assert!((100..=230).contains(&share), "about half of the wins, above a third (0): {share}");
+    assert_eq!(result.nodes, 2 * 1000);
+}
+
+#[test]
 fn best_reply_search_weighs_one_opponent_s_reply_where_paranoid_weighs_both() {
     // After A's "bold", B or C alone can bring A down to 10, both together
     // to -50; "careful" keeps 5 whatever they do. Paranoid search (A, B, C:
