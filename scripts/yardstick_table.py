@@ -5,7 +5,11 @@ per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes
 moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
 much a loaded machine slowed it), and the games lost by a fault.
 
-    yardstick_table.py [--engine NAME] RECORDS...
+    yardstick_table.py [--engine NAME] [--times] RECORDS...
+
+--times prints instead where the engine's time went: its moves answered at once without a search
+(a single legal move: `nodes 0`), its moves after it reported a proof (`score mate`), and the others
+(the game undecided for it), with their number and mean time each.
 
 A records file may be a match still under way: the table counts the games recorded so far.
 
@@ -85,11 +89,43 @@ def row(path: str, engine: str) -> list[str]:
             *(by_seat + ["n/a"] * (3 - players)), f"{mean_time} ms", speed, str(faults)]
 
 
+def engine_moves(game: dict, engine: str) -> list[dict]:
+    """The engine's entries of `move_info` in one game."""
+    seat, players = game["seats"].index(engine), game["players"]
+    return [info for ply, info in enumerate(game["move_info"])
+            if (ply + len(game["opening_moves"])) % players == seat]
+
+
+def times_row(path: str, engine: str) -> list[str]:
+    _, games = load(path)
+    games = [game for game in games if engine in game["seats"]]
+    forced, decided, open_ = [], [], []
+    for game in games:
+        for info in engine_moves(game, engine):
+            if not info.get("nodes"):
+                forced.append(info["time_ms"])
+            elif str(info.get("score", "")).startswith("mate"):
+                decided.append(info["time_ms"])
+            else:
+                open_.append(info["time_ms"])
+    mean = lambda times: f"{len(times)}, {sum(times) / len(times):.0f} ms" if times else "0"  # noqa: E731
+    everything = forced + decided + open_
+    return [os.path.basename(path), str(len(games)), mean(everything), mean(open_), mean(decided), mean(forced)]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="yardstick_table.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="podium", help="the engine measured (its name in the records)")
+    parser.add_argument("--times", action="store_true", help="where the engine's time went (see above)")
     parser.add_argument("records", nargs="+")
     args = parser.parse_args(argv)
+    if args.times:
+        print(f"| records | games | {args.engine}'s moves, mean time | undecided | after a proof (mate) "
+              "| a single legal move (nodes 0) |")
+        print("|---|---|---|---|---|---|")
+        for path in args.records:
+            print("| " + " | ".join(times_row(path, args.engine)) + " |")
+        return 0
     print(f"| row | against | {args.engine} wins, share [95%] | as Blue | as Yellow | as Red "
           f"| {args.engine}'s mean time a move | its nodes a second, median (10%-90%) | faults |")
     print("|---|---|---|---|---|---|---|---|---|")
