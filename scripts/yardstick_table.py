@@ -5,7 +5,10 @@ per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes
 moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
 much a loaded machine slowed it), and the games lost by a fault.
 
-    yardstick_table.py [--engine NAME] [--times] RECORDS...
+    yardstick_table.py [--engine NAME] [--baseline DIR] [--times] RECORDS...
+
+--baseline DIR adds, for each records file, the share in DIR's records file of the same name (an
+earlier build's run of the same row) and the gain in points of share.
 
 --times prints instead where the engine's time went: its moves answered at once without a search
 (a single legal move: `nodes 0`), its moves after it reported a proof (`score mate`), and the others
@@ -113,9 +116,26 @@ def times_row(path: str, engine: str) -> list[str]:
     return [os.path.basename(path), str(len(games)), mean(everything), mean(open_), mean(decided), mean(forced)]
 
 
+def wins_games(path: str, engine: str) -> tuple[int, int]:
+    _, games = load(path)
+    games = [game for game in games if engine in game["seats"]]
+    return sum(game["winner"] == engine for game in games), len(games)
+
+
+def baseline_cells(path: str, earlier: str, engine: str) -> list[str]:
+    """The earlier build's share of the same row, and the gain in points."""
+    if not os.path.exists(earlier):
+        return ["-", "-"]
+    (wins, games), (old_wins, old_games) = wins_games(path, engine), wins_games(earlier, engine)
+    if not games or not old_games:
+        return [share(old_wins, old_games), "-"]
+    return [share(old_wins, old_games), f"{100 * (wins / games - old_wins / old_games):+.0f}"]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="yardstick_table.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="podium", help="the engine measured (its name in the records)")
+    parser.add_argument("--baseline", metavar="DIR", help="records of an earlier build, by file name")
     parser.add_argument("--times", action="store_true", help="where the engine's time went (see above)")
     parser.add_argument("records", nargs="+")
     args = parser.parse_args(argv)
@@ -126,11 +146,15 @@ def main(argv: list[str]) -> int:
         for path in args.records:
             print("| " + " | ".join(times_row(path, args.engine)) + " |")
         return 0
-    print(f"| row | against | {args.engine} wins, share [95%] | as Blue | as Yellow | as Red "
+    extra = " baseline | gain |" if args.baseline else ""
+    print(f"| row | against | {args.engine} wins, share [95%] |{extra} as Blue | as Yellow | as Red "
           f"| {args.engine}'s mean time a move | its nodes a second, median (10%-90%) | faults |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|" + "---|---|" * bool(args.baseline) + "---|---|---|---|---|---|")
     for path in args.records:
-        print("| " + " | ".join(row(path, args.engine)) + " |")
+        cells = row(path, args.engine)
+        if args.baseline:
+            cells[3:3] = baseline_cells(path, os.path.join(args.baseline, os.path.basename(path)), args.engine)
+        print("| " + " | ".join(cells) + " |")
     return 0
 
 
