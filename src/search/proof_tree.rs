@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::game::SearchGame;
+use super::game::{GameRules, SearchGame};
 use super::solver::{ProofTable, Prover, proved_move};
 
 /// One position of a proof tree: the winner to move, its proved move, and
@@ -20,6 +20,9 @@ pub struct ProofTreeEntry<P, M> {
     /// At most how many plies the game lasts after the move.
     pub plies: u32,
 }
+
+/// A game's proof tree: its entries, the root first.
+pub type ProofTree<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G as GameRules>::Move>>;
 
 /// The table of the cheap proofs that end a tree, in megabytes: a proof
 /// of a leaf's few nodes needs little, and the table is cleared for each.
@@ -73,7 +76,7 @@ pub fn build_proof_tree<G: SearchGame>(
     root: &G::Position,
     leaf_nodes: u64,
     megabytes: usize,
-) -> Result<Vec<ProofTreeEntry<G::Position, G::Move>>, String> {
+) -> Result<ProofTree<G>, String> {
     if game.players(root) != 2 {
         return Err("proof trees are for two players".to_string());
     }
@@ -87,7 +90,7 @@ pub fn build_proof_tree<G: SearchGame>(
         if !seen.insert(game.symmetric_key(&position).0) {
             continue;
         }
-        if entries.len() > 0 && wins_within(game, &position, leaf_nodes, &mut leaf_table) {
+        if !entries.is_empty() && wins_within(game, &position, leaf_nodes, &mut leaf_table) {
             continue;
         }
         let same_side = |a: usize, b: usize| a == b;
