@@ -18,4 +18,4 @@ pub use alphabeta::{
 };
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
-pub use proof_tree::{ProofTreeEntry, build_proof_tree, check_proof_tree};
+pub use proof_tree::{ProofTree, ProofTreeEntry, build_proof_tree, check_proof_tree};
