@@ -29,12 +29,13 @@
 //! `$ ` lines, or Python) must be marked as one.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::thread;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod protocol_common;
+use protocol_common::EngineProcess;
 
 /// Whether a line is the last of a command's reply.
 type LastLine = fn(&str) -> bool;
@@ -186,50 +187,26 @@ struct Outcome {
     problems: Vec<String>,
 }
 
-/// The engine behind pipes, its stdout read by a thread so that every read has a deadline.
-struct Engine {
-    child: std::process::Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
+/// The engine behind pipes (the protocol tests' own), read with deadlines.
+struct Engine(EngineProcess);
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the podium binary starts");
-        let stdout = child.stdout.take().expect("piped stdout");
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine { child, stdin, lines }
+        Engine(EngineProcess::start())
     }
 
     fn send(&mut self, line: &str) {
-        if let Some(stdin) = self.stdin.as_mut() {
-            // A write after the engine quit fails; what it printed is compared all the same.
-            let _ = stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush());
-        }
+        // A write after the engine quit fails; what it printed is compared all the same.
+        let _ = self.0.try_send(line);
     }
 
     /// The next line that is not a timing-only one; `None` at the end of output or the deadline.
     fn next(&mut self, timeout: Duration) -> Option<String> {
         let deadline = Instant::now() + timeout;
         loop {
-            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-                Ok(line) if timing_only(&line) => continue,
-                Ok(line) => return Some(line),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return None,
+            let line = self.0.try_read_line(deadline.saturating_duration_since(Instant::now()))?;
+            if !timing_only(&line) {
+                return Some(line);
             }
         }
     }
@@ -246,13 +223,6 @@ impl Engine {
             }
         }
         lines
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -320,7 +290,7 @@ fn run_session(block: &Block, bless: bool) -> Outcome {
         };
         if index + 1 == steps.len() {
             // After the last line: the input ends, and nothing more may come.
-            engine.stdin = None;
+            engine.0.close_stdin();
             let mut actual = actual;
             let more: Vec<String> = std::iter::from_fn(|| engine.next(Duration::from_secs(5))).collect();
             actual.extend(more);

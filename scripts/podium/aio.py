@@ -27,14 +27,14 @@ import os
 import shlex
 import signal
 import time
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from .client import EngineBase, _move, engine_setup
-from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, PodiumError, ProtocolError
+from .client import EngineBase, SearchView, engine_setup
+from .errors import EngineStartFailed, EngineTerminated, EngineTimeout, PodiumError
 from .info import Info
 from .process import CHILDREN, CHUNK, LONGEST_LINE, LONGEST_WAIT, LineSplitter, Overlong, Transcript, check_line, \
-    describe_exit
-from .protocol import Conversation, Protocol, Search, Send, Timeouts, reworded
+    describe_exit, within_limit
+from .protocol import Conversation, Protocol, Send, Timeouts, reworded
 
 
 class AsyncEngineProcess:
@@ -127,9 +127,7 @@ class AsyncEngineProcess:
         if line is None:
             self._ended = True
             raise EngineTerminated(self.label, f"exited{await self._exit_status()}")
-        if isinstance(line, Overlong):
-            raise ProtocolError(self.label, f"printed a line longer than the protocol's limit of {LONGEST_LINE} bytes")
-        return line, stamp
+        return within_limit(self.label, line), stamp
 
     async def _exit_status(self) -> str:
         try:
@@ -262,15 +260,10 @@ class AsyncEngine(EngineBase):
         return self.driver.process.pid if self.driver.process else None
 
 
-class AsyncAnalysisStream:
+class AsyncAnalysisStream(SearchView):
     """The lines of a running search as they come, awaited: `async for info in stream`; the search
     ends at its limits, on `await stream.stop()`, at the end of an `async with stream` block, or at
     the next call on the engine. bestmove is then the search's move (None if the game is over)."""
-
-    def __init__(self, engine: AsyncEngine, search: Search, tag: Callable[[Info], Info]):
-        self._engine = engine
-        self._search = search
-        self._tag = tag
 
     def __aiter__(self) -> AsyncAnalysisStream:
         return self
@@ -286,18 +279,6 @@ class AsyncAnalysisStream:
 
     async def __aexit__(self, *_exception) -> None:
         await self.stop()
-
-    @property
-    def done(self) -> bool:
-        return self._search.done
-
-    @property
-    def bestmove(self) -> str | None:
-        return _move(self._search.bestmove)
-
-    @property
-    def ponder(self) -> str | None:
-        return self._search.ponder
 
     async def stop(self) -> str | None:
         """Ends the search (if it still runs) and returns its best move."""

@@ -420,15 +420,31 @@ class Engine(EngineBase):
         return self.driver.process.pid if self.driver.process else None
 
 
-class AnalysisStream:
-    """The lines of a running search as they come (Infos, as Engine.analyse gives them), until the
-    search ends at its limits or is stopped: stop(), the end of a `with` block, or any other call on
-    the engine. bestmove is then the search's move (None if the game is over)."""
+class SearchView:
+    """What an analysis stream, blocking or awaited, tells of its search at any moment."""
 
-    def __init__(self, engine: EngineBase, search: Search, tag: Callable[[Info], Info]):
+    def __init__(self, engine: Any, search: Search, tag: Callable[[Info], Info]):
         self._engine = engine
         self._search = search
         self._tag = tag
+
+    @property
+    def done(self) -> bool:
+        return self._search.done
+
+    @property
+    def bestmove(self) -> str | None:
+        return _move(self._search.bestmove)
+
+    @property
+    def ponder(self) -> str | None:
+        return self._search.ponder
+
+
+class AnalysisStream(SearchView):
+    """The lines of a running search as they come (Infos, as Engine.analyse gives them), until the
+    search ends at its limits or is stopped: stop(), the end of a `with` block, or any other call on
+    the engine. bestmove is then the search's move (None if the game is over)."""
 
     def __iter__(self) -> AnalysisStream:
         return self
@@ -444,18 +460,6 @@ class AnalysisStream:
 
     def __exit__(self, *_exception) -> None:
         self.stop()
-
-    @property
-    def done(self) -> bool:
-        return self._search.done
-
-    @property
-    def bestmove(self) -> str | None:
-        return _move(self._search.bestmove)
-
-    @property
-    def ponder(self) -> str | None:
-        return self._search.ponder
 
     def stop(self) -> str | None:
         """Ends the search (if it still runs) and returns its best move."""

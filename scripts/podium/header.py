@@ -194,7 +194,7 @@ def header_problem(header: dict) -> str | None:
         if key not in header:
             return f"it has no {key!r}"
         if not valid(header[key]):
-            return f"its {key!r} is {_shown(header[key])}, not {kind}"
+            return f"its {key!r} is {shown(header[key])}, not {kind}"
     rules = header_rules(header) if header["game"] == "pods" or header["players"] else None
     if rules is None or (rules.poldr and None in (header["size"], header["bricks"])):
         return "its game's settings (players, size, bricks) are missing"
@@ -211,7 +211,8 @@ def header_problem(header: dict) -> str | None:
     return None
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
+    """A value of a records file as an error message quotes it: as JSON, cut to 60 characters."""
     try:
         text = json.dumps(value)
     except (TypeError, ValueError, RecursionError):

@@ -95,7 +95,7 @@ class Rules:
     # -- moves ---------------------------------------------------------------------------------
     def _building(self, state: tuple, seat: int, first_only: bool = False) -> list[int]:
         """The phase-1 turns of seat (any one, if first_only)."""
-        pawn, markers, bricks, reserves = state[0], state[1], state[2], state[3]
+        pawn, markers, reserves = state[0], state[1], state[3]
         reserve = reserves[seat]
         occ = self.occupied(state)
         moves: list[int] = []

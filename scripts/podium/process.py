@@ -44,6 +44,13 @@ def line_break_in(text: str) -> str | None:
     return None if found is None else repr(found.group())
 
 
+def within_limit(label: str, line: str | Overlong) -> str:
+    """A line read from the engine; one the reader cut for its length is a ProtocolError."""
+    if isinstance(line, Overlong):
+        raise ProtocolError(label, f"printed a line longer than the protocol's limit of {LONGEST_LINE} bytes")
+    return line
+
+
 def check_line(line: str, label: str) -> None:
     """A line about to be sent must be one line: an ArgumentError otherwise, and nothing is sent."""
     if not isinstance(line, str):
@@ -290,9 +297,7 @@ class EngineProcess:
         if line is None:
             self._ended = True
             raise EngineTerminated(self.label, f"exited{self._exit_status()}")
-        if isinstance(line, Overlong):
-            raise ProtocolError(self.label, f"printed a line longer than the protocol's limit of {LONGEST_LINE} bytes")
-        return line, stamp
+        return within_limit(self.label, line), stamp
 
     def pending(self) -> list[str]:
         """Lines already waiting, without blocking (an end of output is remembered, not raised)."""

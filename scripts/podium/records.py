@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .errors import ENGINE_FAULTS, UsageError
-from .header import header_problem, upgrade_header
+from .header import header_problem, shown, upgrade_header
 from .notation import POLDR_POSITION_RE, POSITION_RE, poldr_shape
 from .rules import MAX_GAMES, GameRules, as_rules
 
@@ -233,37 +233,30 @@ def record_problem(record: dict) -> str | None:
     """What makes a game record (today's schema) unusable: a field missing, of the wrong type or
     value, or fields that contradict each other; None if it is whole."""
     if record.get("game") not in REQUIRED_BY_GAME:
-        return f"its 'game' is {_shown(record.get('game'))}, not pods or poldr"
+        return f"its 'game' is {shown(record.get('game'))}, not pods or poldr"
     for key in (*REQUIRED, *REQUIRED_BY_GAME[record["game"]]):
         if key not in record:
             return f"it has no {key!r}"
     if is_poldr_record(record):
         for key in ("players", "size", "bricks"):
             if not _fields(GameRules("poldr"))[key][0](record[key]):
-                return f"its {key!r} is {_shown(record[key])}, not {_fields(GameRules('poldr'))[key][1]}"
+                return f"its {key!r} is {shown(record[key])}, not {_fields(GameRules('poldr'))[key][1]}"
     elif not _fields(GameRules())["variant"][0](record["variant"]):
-        return f"its 'variant' is {_shown(record['variant'])}, not standard or advanced"
+        return f"its 'variant' is {shown(record['variant'])}, not standard or advanced"
     rules = record_rules(record)
     for key, (valid, kind) in _fields(rules).items():
         if key in record and not valid(record[key]):
-            return f"its {key!r} is {_shown(record[key])}, not {kind}"
+            return f"its {key!r} is {shown(record[key])}, not {kind}"
     if rules.poldr:
         for key in ("opening", "opening_base", "final"):
             if key in record and poldr_shape(record[key]) != (rules.size, rules.players):
                 return f"its {key!r} is not of size {rules.size} with {rules.players} players"
     if record.get("winner") is not None and record["winner"] != winner_of(record):
-        return f"its 'winner' is {_shown(record['winner'])}, but its result {record['result']} names {winner_of(record)}"
+        return f"its 'winner' is {shown(record['winner'])}, but its result {record['result']} names {winner_of(record)}"
     if record.get("faulty") is not None and record["faulty"] not in record["seats"]:
-        return f"its 'faulty' is {_shown(record['faulty'])}, who did not play"
+        return f"its 'faulty' is {shown(record['faulty'])}, who did not play"
     return None
 
-
-def _shown(value: object) -> str:
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- files

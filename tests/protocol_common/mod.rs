@@ -56,8 +56,15 @@ impl EngineProcess {
     }
 
     pub fn send(&mut self, line: &str) {
+        assert!(self.try_send(line), "the engine reads its input; transcript:\n{}", self.transcript.join("\n"));
+    }
+
+    /// Sends a line; false if the engine no longer reads (it quit), for
+    /// replays that compare what it printed all the same.
+    pub fn try_send(&mut self, line: &str) -> bool {
         self.transcript.push(format!("> {}", abbreviate(line)));
-        self.send_bytes(format!("{line}\n").as_bytes());
+        let Some(stdin) = self.stdin.as_mut() else { return false };
+        stdin.write_all(format!("{line}\n").as_bytes()).and_then(|()| stdin.flush()).is_ok()
     }
 
     pub fn send_bytes(&mut self, bytes: &[u8]) {
