@@ -10,9 +10,8 @@ much a loaded machine slowed it), and the games lost by a fault.
 --baseline DIR adds, for each records file, the share in DIR's records file of the same name (an
 earlier build's run of the same row) and the gain in points of share.
 
---times prints instead where the engine's time went: its moves answered at once without a search
-(a single legal move: `nodes 0`), its moves after it reported a proof (`score mate`), and the others
-(the game undecided for it), with their number and mean time each.
+--times prints instead where the engine's time went: its moves after it reported a proof (`score
+mate`), and the others (the game undecided for it), with their number and mean time each.
 
 A records file may be a match still under way: the table counts the games recorded so far.
 
@@ -102,18 +101,15 @@ def engine_moves(game: dict, engine: str) -> list[dict]:
 def times_row(path: str, engine: str) -> list[str]:
     _, games = load(path)
     games = [game for game in games if engine in game["seats"]]
-    forced, decided, open_ = [], [], []
+    decided, open_ = [], []
     for game in games:
         for info in engine_moves(game, engine):
-            if not info.get("nodes"):
-                forced.append(info["time_ms"])
-            elif str(info.get("score", "")).startswith("mate"):
+            if str(info.get("score", "")).startswith("mate"):
                 decided.append(info["time_ms"])
             else:
                 open_.append(info["time_ms"])
     mean = lambda times: f"{len(times)}, {sum(times) / len(times):.0f} ms" if times else "0"  # noqa: E731
-    everything = forced + decided + open_
-    return [os.path.basename(path), str(len(games)), mean(everything), mean(open_), mean(decided), mean(forced)]
+    return [os.path.basename(path), str(len(games)), mean(decided + open_), mean(open_), mean(decided)]
 
 
 def wins_games(path: str, engine: str) -> tuple[int, int]:
@@ -140,9 +136,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("records", nargs="+")
     args = parser.parse_args(argv)
     if args.times:
-        print(f"| records | games | {args.engine}'s moves, mean time | undecided | after a proof (mate) "
-              "| a single legal move (nodes 0) |")
-        print("|---|---|---|---|---|---|")
+        print(f"| records | games | {args.engine}'s moves, mean time | undecided | after a proof (mate) |")
+        print("|---|---|---|---|---|")
         for path in args.records:
             print("| " + " | ".join(times_row(path, args.engine)) + " |")
         return 0
