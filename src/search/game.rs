@@ -76,6 +76,23 @@ pub trait GameKnowledge: GameRules {
     /// no legal move (the game is over), which a leaf must not miss.
     fn evaluate(&self, position: &Self::Position, player: usize) -> Option<i32>;
 
+    /// A move with which the side to move wins at once, where the game can
+    /// tell cheaply without playing its moves. The search scores such a
+    /// node as won at the next ply before pruning anything, so a win the
+    /// pruning near the leaves would skip, or one a ply past them, is seen.
+    fn winning_move(&self, _position: &Self::Position) -> Option<Self::Move> {
+        None
+    }
+
+    /// Whether the side to move must stop the player who moved last from
+    /// winning at once on its next turn, where the game can tell cheaply.
+    /// The search looks a ply further at such a node (up to twice the
+    /// iteration's depth from the root), so a threat seen at the leaves is
+    /// answered rather than scored as if it were not there.
+    fn win_threatened(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
     /// How promising `mv` looks before any search, in the units of the
     /// search's history scores (a cut-off `d` plies from the leaves adds
     /// `d²`): it orders the moves history knows little about.

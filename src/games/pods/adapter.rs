@@ -99,6 +99,20 @@ impl GameKnowledge for PodsAdapter {
         Some(if player == position.side_to_move().index() { score } else { -score })
     }
 
+    /// Advanced: the side to move's last pod placed where it wins (not
+    /// where a match's ply limit draws the game first).
+    fn winning_move(&self, position: &Position) -> Option<Move> {
+        if self.max_plies > 0 && position.ply() + 1 >= self.max_plies {
+            return None;
+        }
+        position.winning_placement(&self.rules, position.side_to_move())
+    }
+
+    /// Advanced: the opponent could place its last pod where it wins.
+    fn win_threatened(&self, position: &Position) -> bool {
+        position.winning_placement(&self.rules, position.side_to_move().opponent()).is_some()
+    }
+
     /// Standard: placements that shut the opponent out of the most points
     /// first, among moves history does not tell apart.
     fn order_hint(&self, position: &Position, mv: Move) -> i32 {
@@ -190,6 +204,63 @@ mod tests {
         let left = game.plies_left_bound(&late).unwrap();
         assert!(left < TUNABLES.decided_at + 2 * TUNABLES.fewest_moves_left, "{left} placements left");
         assert_eq!(game.expected_moves_left(&late), TUNABLES.fewest_moves_left);
+    }
+
+    /// Where every move of the side to move leaves the opponent a
+    /// placement that wins at once, a search one ply deep already sees the
+    /// loss: the win a ply past its leaves is found before they are scored.
+    #[test]
+    fn a_search_one_ply_deep_sees_a_win_at_once_past_its_leaves() {
+        let rules = Arc::new(Rules::default_for(Variant::Advanced));
+        let game = PodsAdapter::new(rules.clone(), 0);
+        let mut searcher = Searcher::new(4);
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let mut lost = 0;
+        super::super::position::visit_random_games(&rules, 23, 400, |position, moves| {
+            let them = position.side_to_move().opponent();
+            if !moves.iter().all(|&mv| position.after(&rules, mv).winning_placement(&rules, them).is_some()) {
+                return;
+            }
+            searcher.clear();
+            let result = searcher.search(&game, position, &[], &limits, &[], &Signals::default(), |_| {});
+            assert_eq!(result.score, Score::Mate(-1), "{position}");
+            lost += 1;
+        });
+        assert!(lost >= 10, "{lost} positions lost at once");
+    }
+
+    /// Where the side to move has a placement after which its last pod
+    /// threatens to win at once and every answer leaves that win, a search
+    /// one ply deep of that placement alone already sees the win: the
+    /// threatened side's answers are searched a ply past the leaves.
+    #[test]
+    fn a_search_one_ply_deep_sees_a_threat_that_cannot_be_answered() {
+        let rules = Arc::new(Rules::default_for(Variant::Advanced));
+        let game = PodsAdapter::new(rules.clone(), 0);
+        let mut searcher = Searcher::new(4);
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let mut won = 0;
+        super::super::position::visit_random_games(&rules, 29, 400, |position, moves| {
+            let us = position.side_to_move();
+            if position.winning_placement(&rules, us).is_some() {
+                return;
+            }
+            let unanswerable = |mv: Move| {
+                let after = position.after(&rules, mv);
+                let mut answers = MoveList::new();
+                after.generate_moves(&rules, &mut answers);
+                after.winning_placement(&rules, us.opponent()).is_none()
+                    && after.winning_placement(&rules, us).is_some()
+                    && !answers.is_empty()
+                    && answers.iter().all(|&answer| after.after(&rules, answer).winning_placement(&rules, us).is_some())
+            };
+            let Some(&threat) = moves.iter().find(|&&mv| unanswerable(mv)) else { return };
+            searcher.clear();
+            let result = searcher.search(&game, position, &[], &limits, &[threat], &Signals::default(), |_| {});
+            assert!(matches!(result.score, Score::Mate(n) if n > 0), "{position}: {:?}", result.score);
+            won += 1;
+        });
+        assert!(won >= 10, "{won} positions won by a threat");
     }
 
     /// How much the score changes, on average, from an even depth to the

@@ -496,6 +496,40 @@ impl Position {
         None
     }
 
+    /// Advanced game: a placement with which `side`, if it were its turn,
+    /// would win at once: its last pod in hand, placed where neither that
+    /// pod nor another of `side`'s ends blocked (a blocked pod of the mover
+    /// goes back to its hand). Worked out from what the position keeps,
+    /// without playing a move. For the side to move the first-move rule
+    /// applies (it is never the last pod then).
+    pub fn winning_placement(&self, rules: &Rules, side: Side) -> Option<Move> {
+        let hand = self.hands[side.index()];
+        if rules.variant() != Variant::Advanced || hand.count() != 1 || self.last_mover_emptied_hand(rules) {
+            return None;
+        }
+        let pod = hand.into_iter().next()?;
+        let us = side.index();
+        let geometry = rules.geometry(self.rotation);
+        let empty = self.empty();
+        // A point that is the last liberty of one of our pods is no win:
+        // taking it sends that pod back to hand.
+        let mut last_liberties = Bitboard::EMPTY;
+        for at in self.occupied[us] {
+            let (_, each) = decode_point(self.points[at.index()]);
+            let liberties = geometry.first_steps[us][each][at.index()] & empty;
+            match liberties.count() {
+                0 => return None,
+                1 => last_liberties |= liberties,
+                _ => {}
+            }
+        }
+        let first_steps = &geometry.first_steps[us][pod.index()];
+        (self.reach[us][pod.index()] & !last_liberties)
+            .into_iter()
+            .find(|to| !(first_steps[to.index()] & empty & !to.bit()).is_empty())
+            .map(|to| Move::place(pod, to))
+    }
+
     /// The pods the side to move may place now.
     fn placeable(&self, rules: &Rules) -> PodMask {
         let hand = self.hands[self.side_to_move.index()];
@@ -1153,6 +1187,45 @@ mod tests {
             }
         });
         assert!(counted * 2 > lost_in_all && counted > 1000, "{counted} of {lost_in_all}");
+    }
+
+    /// `winning_placement` finds a win exactly where one of the legal
+    /// moves empties the mover's hand, for the side to move and, through
+    /// the same position with the other side to move, for its opponent.
+    #[test]
+    fn winning_placement_is_found_exactly_where_a_move_wins_at_once() {
+        let rules = Rules::default_for(Variant::Advanced);
+        let wins_at_once = |position: &Position| {
+            let mut moves = MoveList::new();
+            position.generate_moves(&rules, &mut moves);
+            let wins: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| position.after(&rules, mv).last_mover_emptied_hand(&rules))
+                .collect();
+            wins
+        };
+        let (mut last_pod, mut won) = (0, 0);
+        visit_random_games(&rules, 17, 400, |position, _| {
+            let side = position.side_to_move();
+            // The same position with the other side to move, where that is valid.
+            let text = position.to_string();
+            let mut fields: Vec<&str> = text.split(' ').collect();
+            fields[1] = if side == Side::White { "b" } else { "w" };
+            let flipped = Position::parse(&fields.join(" "), &rules).ok();
+            for (mover, seen_from) in [(side, Some(*position)), (side.opponent(), flipped)] {
+                let Some(seen_from) = seen_from else { continue };
+                let wins = wins_at_once(&seen_from);
+                let found = position.winning_placement(&rules, mover);
+                assert_eq!(found.is_some(), !wins.is_empty(), "{seen_from}: {found:?} against {wins:?}");
+                if let Some(mv) = found {
+                    assert!(wins.contains(&mv), "{seen_from}: {mv}");
+                    won += 1;
+                }
+                last_pod += usize::from(position.hand(mover).count() == 1);
+            }
+        });
+        assert!(last_pod > 300 && won > 100, "{last_pod} positions with a last pod, {won} won at once");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use super::ordering::{KILLER_SCORE, MovePicker};
 use super::worker::Worker;
-use super::{INFINITY, MATE_BOUND, MAX_PLY};
+use super::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::search::game::SearchGame;
 use crate::search::params::PARAMS;
 use crate::search::tt::{Bound, Entry};
@@ -65,6 +65,17 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if ply > 0 && (self.game.is_draw(position) || self.is_repetition_draw(key)) {
             return 0;
         }
+        if ply > 0
+            && let Some(mv) = self.game.winning_move(position)
+        {
+            self.pv[ply].push(mv);
+            return MATE - (ply as i32 + 1);
+        }
+        let depth = if ply > 0 && ply < 2 * self.iteration_depth as usize && self.game.win_threatened(position) {
+            depth + 1
+        } else {
+            depth
+        };
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.leaf_score(position, mover, ply);
         }

@@ -40,6 +40,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     /// This thread's nodes.
     pub(super) nodes: u64,
     pub(super) seldepth: u32,
+    /// The depth of the root search under way.
+    pub(super) iteration_depth: u32,
     /// Set when something stops the search: every node then returns at once.
     pub(super) aborted: bool,
     /// The main thread stopped its iteration for a helper's deeper one.
@@ -137,6 +139,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             seldepth: 0,
+            iteration_depth: 0,
             aborted: false,
             overtaken: false,
             root: Root { player: 0, players: 2, key_salt: 0, moves: Vec::new(), score: None },
@@ -241,6 +244,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// aspiration window), and widens it on the side the score falls out of.
     pub(super) fn search_root(&mut self, root: &G::Position, depth: u32, expected: Option<i32>) -> i32 {
         self.seldepth = 0;
+        self.iteration_depth = depth;
         self.horizon_reached = false;
         self.root.score = None;
         if self.maxn {
