@@ -24,7 +24,6 @@ Python 3.11 standard library only.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from podium.errors import UsageError
 from podium.records import is_poldr_record, open_match, points_for, record_engines
 from podium.stats import elo_from_score
+from podium.verdicts import StoreError, append, read_store
 from solve_table import SolveError, solve_answer
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -79,23 +79,13 @@ def opening_of(record: dict) -> Opening:
 
 
 def read_verdicts(path: str) -> dict[Opening, str | None]:
-    """Opening -> the winning side ("white" or "black"), None where the proof ran out of time."""
-    verdicts: dict[Opening, str | None] = {}
-    if not os.path.exists(path):
-        return verdicts
+    """Opening -> the winning side ("white" or "black"), None where the proof ran out of time. The
+    file is the verdicts store of scripts/podium/verdicts.py, which scripts/campaign.py writes too."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    entry = json.loads(line)
-                    verdicts[Opening(entry["variant"], entry["position"])] = entry["winner"]
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    raise VerdictError(f"{path}: line {number}: not a verdict written by perfect_play.py") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise VerdictError(f"{path}: {error}") from None
-    return verdicts
+        store = read_store(path)
+    except StoreError as error:
+        raise VerdictError(str(error)) from None
+    return {Opening(variant, position): entry["winner"] for (variant, position), entry in store.items()}
 
 
 def prove(engine: str, opening: Opening, movetime: int, hash_mb: int) -> str | None:
@@ -171,8 +161,7 @@ def main(argv: list[str]) -> int:
             for done, (opening, winner) in enumerate(pool.map(proved, wanted), 1):
                 verdicts[opening] = winner
                 if args.verdicts:
-                    with open(args.verdicts, "a", encoding="utf-8") as handle:
-                        handle.write(json.dumps({**opening.as_json(), "winner": winner}) + "\n")
+                    append(args.verdicts, {**opening.as_json(), "winner": winner})
                 print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position}", file=sys.stderr, flush=True)
     except (UsageError, VerdictError, SolveError) as error:
         print(f"perfect_play.py: error: {error}", file=sys.stderr)

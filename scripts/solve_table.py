@@ -2,14 +2,17 @@
 """How far before the end Podium plays perfectly: `podium solve` on positions a known number of
 plies before the end of real games, and per number of plies the share proved and the median time.
 
-    solve_table.py POSITIONS [--engine PATH] [--movetime MS] [--hash MB] [--plies 14,16]
+    solve_table.py POSITIONS [--engine PATH] [--movetime MS | --cpu-limit S] [--hash MB] [--plies 14,16]
 
 POSITIONS has one position a line, `<position line> # <plies before the end> <variant>` (as
 scripts/data/pods-endgames-*.txt); blank lines and lines starting with `#` are skipped. Each
 position is solved by its own process, with the hash size given, and timed in CPU time (user and
 system, of that process), so that other work on the machine changes the figures little. A position
-not proved within --movetime counts as slower than every proved one. Progress goes to stderr, the
-table to stdout.
+not proved within --movetime counts as slower than every proved one. --cpu-limit S limits each
+position to S seconds of CPU time instead of wall-clock time (the process is stopped by the system
+at the limit): on a machine other work shares, a wall-clock limit gives a position less than its
+time. With --results FILE each position's result is also written there as a JSON line. Progress
+goes to stderr, the table to stdout.
 
 Python 3.11 standard library only.
 """
@@ -19,6 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -71,15 +76,26 @@ class SolveError(Exception):
     """`podium solve` could not be run, or did not answer: the message says the command."""
 
 
-def solve_answer(engine: str, variant: str, fen: str, movetime: int, hash_mb: int) -> dict:
+def solve_answer(engine: str, variant: str, fen: str, movetime: int | None, hash_mb: int,
+                 cpu_limit: int | None = None, extra: tuple[str, ...] = ()) -> dict:
     """`podium solve --json` on one position: its answer ("proven", "winner", "nodes", ...).
-    scripts/perfect_play.py proves its openings through it too."""
-    command = [engine, "solve", "--variant", variant, "--fen", fen,
-               "--movetime", str(movetime), "--hash", str(hash_mb), "--json"]
+    With `cpu_limit` (seconds) the system stops the process after that much CPU time, and the
+    answer is then {"proven": False, "nodes": 0, "stopped": "cpu"}. `extra`: more arguments of
+    `podium solve`. scripts/perfect_play.py and scripts/campaign.py prove through it too."""
+    command = [engine, "solve", "--variant", variant, "--fen", fen, "--hash", str(hash_mb), "--json", *extra]
+    if movetime is not None:
+        command += ["--movetime", str(movetime)]
+
+    def limit_cpu() -> None:
+        if cpu_limit is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
     try:
-        run = subprocess.run(command, capture_output=True, text=True)
+        run = subprocess.run(command, capture_output=True, text=True, preexec_fn=limit_cpu if cpu_limit else None)
     except OSError as error:
         raise SolveError(f"cannot start {engine}: {error.strerror}") from None
+    if cpu_limit is not None and run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return {"proven": False, "nodes": 0, "stopped": "cpu"}
     if run.returncode != 0:
         raise SolveError(f"{' '.join(command)} failed: {run.stderr.strip() or run.stdout.strip()}")
     try:
@@ -91,22 +107,23 @@ def solve_answer(engine: str, variant: str, fen: str, movetime: int, hash_mb: in
     raise SolveError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}")
 
 
-def solve(engine: str, endgame: Endgame, movetime: int, hash_mb: int) -> Solved:
-    answer = solve_answer(engine, endgame.variant, endgame.fen, movetime, hash_mb)
+def solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int, cpu_limit: int | None = None) -> Solved:
+    answer = solve_answer(engine, endgame.variant, endgame.fen, movetime, hash_mb, cpu_limit)
     return Solved(endgame, bool(answer["proven"]), 0, int(answer["nodes"]))
 
 
-def timed_solve(engine: str, endgame: Endgame, movetime: int, hash_mb: int) -> Solved:
+def timed_solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int,
+                cpu_limit: int | None = None) -> Solved:
     """solve(), with the CPU time of its process: the growth of the reaped children's times."""
     before = os.times()
-    solved = solve(engine, endgame, movetime, hash_mb)
+    solved = solve(engine, endgame, movetime, hash_mb, cpu_limit)
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     solved.cpu_ms = round(cpu * 1000)
     return solved
 
 
-def table(results: list[Solved], movetime: int) -> str:
+def table(results: list[Solved], limit: str) -> str:
     lines = ["| variant | plies before the end | positions | proved | median CPU time | nodes |",
              "|---|---|---|---|---|---|"]
     groups: dict[tuple[str, int], list[Solved]] = {}
@@ -115,7 +132,7 @@ def table(results: list[Solved], movetime: int) -> str:
     for (variant, plies), group in sorted(groups.items()):
         times = [s.cpu_ms if s.proven else float("inf") for s in group]
         median = statistics.median(times)
-        shown = f"{median / 1000:.2f} s" if median != float("inf") else f"over {movetime / 1000:g} s"
+        shown = f"{median / 1000:.2f} s" if median != float("inf") else f"over {limit}"
         proved = sum(s.proven for s in group)
         nodes = sum(s.nodes for s in group)
         lines.append(f"| {variant} | {plies} | {len(group)} | {proved}/{len(group)} | {shown} | {nodes:,} |")
@@ -127,6 +144,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("positions", help="the endgames: '<position line> # <plies> <variant>' a line")
     parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     parser.add_argument("--movetime", type=int, default=30000, help="give up on a position after this many ms")
+    parser.add_argument("--cpu-limit", type=int, metavar="S",
+                        help="give up on a position after S seconds of CPU time instead (no --movetime)")
+    parser.add_argument("--results", metavar="FILE", help="also write each position's result there, a JSON line each")
     parser.add_argument("--hash", type=int, default=16, help="hash table size in MB for each position")
     parser.add_argument("--plies", help="only these numbers of plies before the end, comma-separated")
     args = parser.parse_args(argv)
@@ -134,21 +154,28 @@ def main(argv: list[str]) -> int:
         only = {int(p) for p in args.plies.split(",")} if args.plies else None
     except ValueError:
         parser.error(f"--plies {args.plies}: expected numbers separated by commas")
-    if args.movetime < 1 or args.hash < 1:
-        parser.error("--movetime and --hash must be positive")
+    if args.movetime < 1 or args.hash < 1 or (args.cpu_limit is not None and args.cpu_limit < 1):
+        parser.error("--movetime, --cpu-limit and --hash must be positive")
+    movetime = None if args.cpu_limit else args.movetime
+    limit = f"{args.cpu_limit:g} s CPU" if args.cpu_limit else f"{args.movetime / 1000:g} s"
     try:
         endgames = [e for e in read_endgames(args.positions) if only is None or e.plies in only]
         results = []
         for index, endgame in enumerate(endgames, 1):
-            solved = timed_solve(args.engine, endgame, args.movetime, args.hash)
+            solved = timed_solve(args.engine, endgame, movetime, args.hash, args.cpu_limit)
             results.append(solved)
+            if args.results:
+                with open(args.results, "a", encoding="utf-8") as handle:
+                    handle.write(json.dumps({"position": endgame.fen, "plies": endgame.plies,
+                                             "variant": endgame.variant, "proven": solved.proven,
+                                             "cpu_ms": solved.cpu_ms, "nodes": solved.nodes}) + "\n")
             print(f"{index}/{len(endgames)} {endgame.plies} plies {endgame.variant}: "
                   f"{'proved' if solved.proven else 'not proved'} in {solved.cpu_ms} ms CPU, "
                   f"{solved.nodes} nodes: {endgame.fen}", file=sys.stderr, flush=True)
     except (TableError, SolveError) as error:
         print(f"solve_table.py: error: {error}", file=sys.stderr)
         return 2
-    print(table(results, args.movetime))
+    print(table(results, limit))
     return 0
 
 

@@ -11,12 +11,12 @@ use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use podium::cli::analysis;
 use podium::cli::bench::{self, BenchOptions};
-use podium::games::Session;
 use podium::games::registry::{Kind, Registry, Selected, TuneRequest};
+use podium::games::{Session, SolveRequest};
 use podium::protocol::command::{Start, parse_position_text};
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
-use podium::search::{Limits, Progress, Report, Score, Searcher, Signals};
+use podium::search::{Limits, Progress, Report, Score, Searcher, Signals, Verdict};
 
 #[derive(Parser)]
 #[command(
@@ -42,8 +42,8 @@ enum Task {
     /// the info lines and the best move, or one JSON object per position.
     Analyse(AnalyseArgs),
     /// Prove who wins a position with perfect play: the result, the line,
-    /// nodes and time (POLD.R and the standard Pods game by a dedicated proof search; the advanced game
-    /// by searching to the end).
+    /// nodes and time (Pods by proof-number search, df-pn, with the endgame solver at its leaves,
+    /// and in the advanced game a proved draw by repetition; POLD.R by its search with proofs).
     Solve(SolveArgs),
     /// Fit the Pods evaluation's weights to the results of games (logistic
     /// regression over every position of every game) and print them.
@@ -96,12 +96,28 @@ struct SolveArgs {
     /// for every reply of the loser, down to positions that prove within
     /// --leaf-nodes nodes; one line each: the position, the move, at most
     /// how many plies the game then lasts. The books POLD.R carries.
-    #[arg(long, conflicts_with_all = ["json", "movetime"])]
+    #[arg(long, conflicts_with_all = ["json", "movetime", "certificate"])]
     tree: bool,
     /// With --tree: positions proved within this many nodes (with a
     /// cleared table of 4 MB) end the tree.
     #[arg(long, default_value_t = 50_000, value_name = "NODES", requires = "tree", value_parser = clap::value_parser!(u64).range(1..))]
     leaf_nodes: u64,
+    /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<String>,
+    /// The proof search: dfpn (proof-number search, where the game has it), search (the engine's
+    /// search with proofs), or auto: the one that proves more of the game's positions
+    /// (docs/solving.md; the advanced Pods game: search, unless a certificate is asked for).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+}
+
+/// `podium solve --method`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    Auto,
+    Dfpn,
+    Search,
 }
 
 /// The game to look at: which game, its settings and a position. The
@@ -572,36 +588,68 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     }
     let position = game.position_line();
     let started = Instant::now();
+    let mut draw = false;
     let (proof, nodes) = match game.outcome() {
-        Some(outcome) => (Some((0, Vec::new(), outcome.winner)), 0),
+        Some(outcome) => {
+            draw = outcome.winner.is_none();
+            (outcome.winner.map(|winner| (0, Vec::new(), Some(winner))), 0)
+        }
         None => {
-            let limits = Limits {
-                depth: Some(127),
-                movetime: args.movetime.map(Duration::from_millis),
-                prove: true,
-                ..Limits::default()
+            let movetime = args.movetime.map(Duration::from_millis);
+            let request = SolveRequest {
+                megabytes: args.hash as usize,
+                limits: Limits { movetime, ..Limits::default() },
+                certificate: args.certificate.is_some(),
+                where_better: args.method == Method::Auto && args.certificate.is_none(),
             };
-            let mut searcher = Searcher::new(args.hash as usize);
-            let mut last: Option<Report<String>> = None;
-            let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
-                if let Progress::Line(report) = progress {
-                    last = Some(report.clone());
+            let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
+            if solved.is_none() && args.method == Method::Dfpn {
+                bail!("--method dfpn: this game has no proof-number search");
+            }
+            match solved {
+                Some(solved) => {
+                    if let Some(path) = &args.certificate {
+                        write_certificate(path, solved.certificate.as_ref())?;
+                    }
+                    draw = solved.verdict == Verdict::Draw;
+                    // Moves of the side to move, as a search reports a mate.
+                    let moves = solved.plies.div_ceil(game.players() as u32) as i32;
+                    let proof = match solved.verdict {
+                        Verdict::Win => Some((moves, solved.line, solved.winner)),
+                        Verdict::Loss => Some((-moves, solved.line, solved.winner)),
+                        Verdict::Draw | Verdict::Unknown => None,
+                    };
+                    (proof, solved.nodes)
                 }
-            });
-            let mover = game.mover();
-            let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
-                let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
-                // A loss for the side to move names the winner only with two players.
-                let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
-                (moves, report.pv, winner)
-            });
-            (proof, result.nodes)
+                None => {
+                    if args.certificate.is_some() {
+                        bail!("--certificate: this game's proofs are not written out (only Pods')");
+                    }
+                    let limits = Limits { depth: Some(127), movetime, prove: true, ..Limits::default() };
+                    let mut searcher = Searcher::new(args.hash as usize);
+                    let mut last: Option<Report<String>> = None;
+                    let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+                        if let Progress::Line(report) = progress {
+                            last = Some(report.clone());
+                        }
+                    });
+                    let mover = game.mover();
+                    let proof = last.filter(|report| matches!(report.score, Score::Mate(_))).map(|report| {
+                        let Score::Mate(moves) = report.score else { unreachable!("a mate score") };
+                        // A loss for the side to move names the winner only with two players.
+                        let winner = if moves > 0 { Some(mover) } else { (game.players() == 2).then(|| 1 - mover) };
+                        (moves, report.pv, winner)
+                    });
+                    (proof, result.nodes)
+                }
+            }
         }
     };
     let time = started.elapsed().as_millis();
     let mut out = Out::new();
     if args.json {
         let proof = match &proof {
+            None if draw => "\"proven\":true,\"winner\":null,\"draw\":true".to_string(),
             None => "\"proven\":false".to_string(),
             Some((mate, line, winner)) => {
                 let line: Vec<String> = line.iter().map(|mv| format!("\"{mv}\"")).collect();
@@ -615,6 +663,7 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     } else {
         out.line(format_args!("position {position}"));
         match &proof {
+            None if draw => out.line("result draw: neither side can force a win"),
             None => out.line("result unknown: no proof within the limits"),
             Some((mate, line, winner)) => {
                 let winner = winner.map_or("the side to move loses".to_string(), |seat| {
@@ -627,6 +676,19 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         out.line(format_args!("nodes {nodes} time {time} ms"));
     }
     Ok(out.finish()?)
+}
+
+/// Writes the certificate `solve` made to `path`, or says why there is none.
+fn write_certificate(path: &str, certificate: Option<&Result<Vec<String>, String>>) -> anyhow::Result<()> {
+    match certificate {
+        None => bail!("--certificate {path}: no certificate: the position was not proved won or lost"),
+        Some(Err(why)) => bail!("--certificate {path}: {why}"),
+        Some(Ok(lines)) => {
+            let mut text = lines.join("\n");
+            text.push('\n');
+            std::fs::write(path, text).with_context(|| format!("cannot write the certificate {path}"))
+        }
+    }
 }
 
 fn run_tune(args: &TuneArgs) -> anyhow::Result<()> {

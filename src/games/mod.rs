@@ -20,7 +20,9 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::search::{Limits, Progress, Report, SearchGame, SearchResult, Searcher, Signals};
+use crate::search::{
+    Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
+};
 
 /// How a game ended, for any game: a game's own typed outcome seen through
 /// text, as the layers above the games read it.
@@ -124,6 +126,47 @@ pub trait Session: Send {
         signals: &Signals,
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String>;
+
+    /// Proves who wins the current position with perfect play, by the
+    /// proof search for solving, where the game has it (`None`: the caller
+    /// proves by searching instead). The position is solved as a game that
+    /// starts there: the moves before it do not count towards repetitions.
+    fn solve(&self, _request: &SolveRequest, _signals: &Signals) -> Option<Solved> {
+        None
+    }
+}
+
+/// What `Session::solve` is asked: the tables' memory, the limits (nodes
+/// and time), and whether to write out the proof tree.
+#[derive(Clone, Debug, Default)]
+pub struct SolveRequest {
+    /// The memory of the proof tables, in megabytes.
+    pub megabytes: usize,
+    /// Nodes and time (the other limits are ignored).
+    pub limits: Limits,
+    /// Whether to write out the proof tree (`Solved::certificate`).
+    pub certificate: bool,
+    /// Only where this proof search proves more than the game's search
+    /// with proofs (docs/solving.md): `Session::solve` is `None` elsewhere.
+    pub where_better: bool,
+}
+
+/// What `Session::solve` found.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    /// For the side to move.
+    pub verdict: Verdict,
+    /// The winning seat, after a win or a loss.
+    pub winner: Option<usize>,
+    /// Plies to the end along the proof (an upper bound on the quickest win).
+    pub plies: u32,
+    /// The proof's line in notation: the winner's moves, the loser's longest resistance.
+    pub line: Vec<String>,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The proof tree as a certificate (docs/solving.md), when asked for
+    /// and the position was won or lost: its lines, or why it could not be written.
+    pub certificate: Option<Result<Vec<String>, String>>,
 }
 
 impl Clone for Box<dyn Session> {
@@ -221,4 +264,57 @@ pub(crate) fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) 
     let mut moves = Vec::new();
     game.legal_moves(position, &mut moves);
     moves.first().copied()
+}
+
+/// Solves `root` for `Session::solve`: the verdict, the line in notation,
+/// and where asked the certificate, its header lines given (`header`) and
+/// each position written by `position_line`.
+pub fn solve_in_notation<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    request: &SolveRequest,
+    signals: &Signals,
+    header: &[String],
+    position_line: impl Fn(&G::Position) -> String,
+    seat_name: impl Fn(usize) -> String,
+) -> Solved {
+    let mut solver = Solver::new(request.megabytes);
+    let solution = solver.solve(game, root, &request.limits, signals);
+    let mover = game.mover(root);
+    let other = (0..game.players(root)).find(|&seat| seat != mover);
+    let winner = match solution.verdict {
+        Verdict::Win => Some(mover),
+        Verdict::Loss => other,
+        Verdict::Draw | Verdict::Unknown => None,
+    };
+    let certificate = (request.certificate && winner.is_some()).then(|| {
+        let tree = solver.proof_tree(game, root, &solution, &request.limits, signals);
+        match tree {
+            None => Err("no proof tree: the position is not won or lost".to_string()),
+            Some(Err(error)) => Err(format!("the proof tree could not be written: {error:?}")),
+            Some(Ok(tree)) => {
+                let mut lines = header.to_vec();
+                lines.push(format!("root {}", position_line(root)));
+                lines.push(format!("winner {}", seat_name(tree.winner)));
+                lines.push(format!("plies {}", tree.plies));
+                // The root's step first, then the rest as the proof met them (leaves first).
+                for (position, step) in tree.steps.iter().rev() {
+                    match step {
+                        ProofStep::Move(mv) => lines.push(format!("move {} {mv}", position_line(position))),
+                        ProofStep::Leaf(plies) => lines.push(format!("leaf {} {plies}", position_line(position))),
+                    }
+                }
+                lines.push("end".to_string());
+                Ok(lines)
+            }
+        }
+    });
+    Solved {
+        verdict: solution.verdict,
+        winner,
+        plies: solution.plies,
+        line: legal_prefix(game, root, &solution.line),
+        nodes: solution.nodes,
+        certificate,
+    }
 }

@@ -113,6 +113,15 @@ pub trait GameKnowledge: GameRules {
         None
     }
 
+    /// How many legal moves `position` has (0 where the game is over),
+    /// where the game counts them more cheaply than it lists them. Proofs
+    /// take it as the cost of refuting a position not searched yet.
+    fn move_count(&self, position: &Self::Position) -> usize {
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        moves.len()
+    }
+
     /// At most how many plies the game can last from here, where the game
     /// knows a bound small enough for a search to the end to be worth
     /// trying; `None` otherwise.

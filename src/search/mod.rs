@@ -5,17 +5,21 @@
 //! `SearchGame`; callers search through `Searcher`.
 
 mod alphabeta;
+mod dfpn;
 mod game;
 mod limits;
 mod mcts;
 mod params;
 mod proof_tree;
+mod solve;
 mod solver;
 mod tt;
 
 pub use alphabeta::{
     MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
+pub use dfpn::{ProofStep, TreeError};
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
-pub use proof_tree::{ProofTree, ProofTreeEntry, build_proof_tree, check_proof_tree};
+pub use proof_tree::{ProofTreeEntries, ProofTreeEntry, build_proof_tree, check_proof_tree};
+pub use solve::{ProofTree, Solution, Solver, Verdict};

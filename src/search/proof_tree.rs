@@ -22,7 +22,7 @@ pub struct ProofTreeEntry<P, M> {
 }
 
 /// A game's proof tree: its entries, the root first.
-pub type ProofTree<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G as GameRules>::Move>>;
+pub type ProofTreeEntries<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G as GameRules>::Move>>;
 
 /// The table of the cheap proofs that end a tree, in megabytes: a proof
 /// of a leaf's few nodes needs little, and the table is cleared for each.
@@ -76,7 +76,7 @@ pub fn build_proof_tree<G: SearchGame>(
     root: &G::Position,
     leaf_nodes: u64,
     megabytes: usize,
-) -> Result<ProofTree<G>, String> {
+) -> Result<ProofTreeEntries<G>, String> {
     if game.players(root) != 2 {
         return Err("proof trees are for two players".to_string());
     }

@@ -64,7 +64,7 @@ class Tallies(unittest.TestCase):
         try:
             with open(path, "a") as handle:
                 handle.write('{"type": "solve"}\n')
-            with self.assertRaisesRegex(perfect_play.VerdictError, r"line 2: not a verdict written by perfect_play.py"):
+            with self.assertRaisesRegex(perfect_play.VerdictError, r"line 2: not a verdict \(docs/solving.md"):
                 perfect_play.read_verdicts(path)
         finally:
             os.unlink(path)

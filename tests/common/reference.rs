@@ -245,6 +245,82 @@ impl RefRules {
         self.format_position(&next)
     }
 
+    /// The position in canonical form (as `play` writes positions).
+    pub fn canonical(&self, position: &str) -> String {
+        self.format_position(&self.parse_position(position))
+    }
+
+    /// The side to move: 0 for White, 1 for Black.
+    pub fn side_to_move(&self, position: &str) -> usize {
+        self.parse_position(position).side
+    }
+
+    /// Every legal move with the position after it, the moves sorted:
+    /// `legal_moves` and `play` at once, for checkers that visit many positions.
+    pub fn children(&self, position: &str) -> Vec<(String, String)> {
+        let st = self.parse_position(position);
+        let geo = self.geometry(st.rotation);
+        let mut children: Vec<(String, String)> = self
+            .generate(&geo, &st)
+            .into_iter()
+            .map(|m| (self.move_name(m), self.format_position(&self.apply(&geo, &st, m))))
+            .collect();
+        children.sort();
+        children.dedup_by(|a, b| a.0 == b.0);
+        children
+    }
+
+    /// Whether `side` (0 White, 1 Black) can force the game from `position`
+    /// to end with its win within `plies` plies, by trying every line (a
+    /// player to move with no legal move has lost; draws by repetition play
+    /// no part, as no line that short repeats a position three times). A
+    /// brute force over these rules, sharing results between transpositions.
+    pub fn side_wins_within(&self, position: &str, side: usize, plies: u32) -> bool {
+        let st = self.parse_position(position);
+        let geo = self.geometry(st.rotation);
+        let mut known = std::collections::HashMap::new();
+        self.wins_within(&geo, &st, side, plies, &mut known)
+    }
+
+    /// `side_wins_within` on a decoded position; `known` maps a position (by
+    /// `state_key`) to the most plies known not to be enough and the fewest
+    /// known to be.
+    fn wins_within(
+        &self,
+        geo: &Geometry,
+        st: &State,
+        side: usize,
+        plies: u32,
+        known: &mut std::collections::HashMap<Vec<u8>, (Option<u32>, Option<u32>)>,
+    ) -> bool {
+        let key = state_key(st);
+        if let Some(&(not_enough, enough)) = known.get(&key) {
+            if enough.is_some_and(|enough| enough <= plies) {
+                return true;
+            }
+            if not_enough.is_some_and(|not_enough| not_enough >= plies) {
+                return false;
+            }
+        }
+        let moves = self.generate(geo, st);
+        let wins = if moves.is_empty() {
+            st.side != side
+        } else if plies == 0 {
+            false
+        } else if st.side == side {
+            moves.iter().any(|&m| self.wins_within(geo, &self.apply(geo, st, m), side, plies - 1, known))
+        } else {
+            moves.iter().all(|&m| self.wins_within(geo, &self.apply(geo, st, m), side, plies - 1, known))
+        };
+        let entry = known.entry(key).or_insert((None, None));
+        if wins {
+            entry.1 = Some(entry.1.map_or(plies, |enough| enough.min(plies)));
+        } else {
+            entry.0 = Some(entry.0.map_or(plies, |not_enough| not_enough.max(plies)));
+        }
+        wins
+    }
+
     /// perft per section 8.
     pub fn perft(&self, position: &str, depth: u32) -> u64 {
         let st = self.parse_position(position);
@@ -569,4 +645,15 @@ impl RefRules {
         let side = if st.side == WHITE { "w" } else { "b" };
         format!("{} {} {} {} {}", ranks.join("/"), side, hands, st.rotation, st.ply)
     }
+}
+
+/// A position's board, hands and side to move as bytes, for tables of known results.
+fn state_key(st: &State) -> Vec<u8> {
+    let mut key: Vec<u8> =
+        st.board.iter().map(|cell| cell.map_or(0, |(side, pod)| 1 + (side * 16 + pod) as u8)).collect();
+    for hand in &st.hands {
+        key.extend(hand.iter().map(|&held| held as u8));
+    }
+    key.push(st.side as u8);
+    key
 }

@@ -130,6 +130,10 @@ impl GameKnowledge for PodsAdapter {
         -(child.count_moves(&self.rules) as i32)
     }
 
+    fn move_count(&self, position: &Position) -> usize {
+        position.count_moves(&self.rules) as usize
+    }
+
     fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
         standard_verdict(&self.rules, position)
     }

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Weights, perft, perft_until};
-use crate::games::{self, PlayError, Session, read_move, search_in_notation};
+use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Variant, Weights, perft, perft_until};
+use crate::games::{self, PlayError, Session, SolveRequest, Solved, read_move, search_in_notation, solve_in_notation};
 use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A Pods game in progress behind `Session`: its record and the weights
@@ -170,5 +170,32 @@ impl Session for PodsSession {
             signals,
             report,
         )
+    }
+
+    fn solve(&self, request: &SolveRequest, signals: &Signals) -> Option<Solved> {
+        let rules = self.record.rules();
+        // In the advanced game df-pn proves fewer positions than the search
+        // within 10 s (docs/solving.md), though its proofs are sound with
+        // repetitions and it proves draws.
+        if request.where_better && rules.variant() == Variant::Advanced {
+            return None;
+        }
+        let header = vec![
+            "# A proof of who wins a Pods position: docs/solving.md says how to read and check it.".to_string(),
+            "certificate 1".to_string(),
+            format!("game pods {}", rules.variant()),
+            format!("board {}", rules.board().one_line()),
+            format!("pods {}", rules.pods()),
+            format!("placement-liberty {}", rules.placement_liberty()),
+        ];
+        Some(solve_in_notation(
+            &self.adapter(),
+            self.record.position(),
+            request,
+            signals,
+            &header,
+            |position| position.to_string(),
+            |seat| Side::BOTH[seat].name().to_lowercase(),
+        ))
     }
 }

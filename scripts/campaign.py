@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""A proof campaign: who wins a Pods position (by default the standard game's start) with perfect
+play, its proof split into sub-proofs a few plies deep, each proved by its own `podium solve`
+process, the verdicts kept in a store that a rerun extends instead of redoing.
+
+    campaign.py run STORE [--root POSITION] [--variant standard] [--split 4] [--cpu-limit S]
+                          [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
+                          [--max-proofs N] [--engine PATH]
+    campaign.py merge OUT FILE...
+    campaign.py status STORE [--root POSITION] [--variant standard] [--also FILE ...]
+
+`run` walks the tree of positions from the root down to --split plies, the moves in the engine's
+order, as a proof would: at a node the side to move wins as soon as one child is won for it, and
+loses once every child is lost for it; a child that settles its node ends the node's walk. Each
+position --split plies down (a sub-proof) is proved by `podium solve --json`, given --cpu-limit
+seconds of CPU time (default 10), with --certificates DIR writing its proof tree there. Every
+verdict is appended to STORE at once (scripts/podium/verdicts.py: the format scripts/perfect_play.py
+reads and writes), nodes above the sub-proofs too, once their children settle them: a stop loses
+at most the sub-proof being proved, and a rerun skips whatever STORE (and every --also FILE, read
+only) already settles, and every sub-proof already tried with as much CPU time. A larger
+--cpu-limit tries the open sub-proofs again.
+
+Many machines, or many cores: --shard I/N proves only the sub-proofs whose position falls in
+shard I of N (by a hash of the position line; I from 0), each shard appending to a store of its
+own, reading the others' through --also; `merge OUT FILE...` combines stores into OUT (a proved
+verdict outweighs an unproved one). docs/solving.md shows a GNU parallel and a Slurm array run.
+
+`status` prints the root's verdict, the count of sub-proofs proved and open (with the CPU time
+they were given) and of positions above them settled, and the CPU time spent.
+
+Python 3.11 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import time
+
+from podium.verdicts import SIDES, StoreError, append, better, read_store
+from solve_table import DEFAULT_PODIUM, SolveError, solve_answer
+
+START = {"standard": "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0"}
+
+
+class CampaignError(Exception):
+    """A campaign that cannot go on: the message says what to fix."""
+
+
+def shard_of(position: str, shards: int) -> int:
+    return int.from_bytes(hashlib.sha256(position.encode()).digest()[:8], "big") % shards
+
+
+def mover_of(position: str) -> str:
+    """The side to move of a Pods position line ("white" or "black")."""
+    try:
+        return {"w": "white", "b": "black"}[position.split()[1]]
+    except (IndexError, KeyError):
+        raise CampaignError(f"not a Pods position line: {position!r}") from None
+
+
+def other(side: str) -> str:
+    return SIDES[1 - SIDES.index(side)]
+
+
+class Engine:
+    """One podium process speaking the protocol, for the moves of a position and the positions
+    after them."""
+
+    def __init__(self, path: str, variant: str):
+        try:
+            self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL, text=True)
+        except OSError as error:
+            raise CampaignError(f"cannot start {path}: {error.strerror}") from None
+        self.path = path
+        self.send(f"newgame {variant}")
+
+    def send(self, line: str) -> None:
+        try:
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:
+            raise CampaignError(f"{self.path} exited") from None
+
+    def answer(self, line: str) -> str:
+        self.send(line)
+        reply = self.process.stdout.readline()
+        if not reply:
+            raise CampaignError(f"{self.path} exited")
+        if reply.startswith("info string error"):
+            raise CampaignError(f"{self.path}: {line}: {reply.strip()}")
+        return reply.strip()
+
+    def children(self, position: str) -> list[str]:
+        """The positions after each legal move of `position`, in the engine's order, each once."""
+        self.send(f"position fen {position}")
+        moves = self.answer("moves").split()
+        seen: dict[str, None] = {}
+        for move in moves if moves != ["(none)"] else []:
+            self.send(f"position fen {position} moves {move}")
+            reply = self.answer("query fen")
+            if not reply.startswith("response "):
+                raise CampaignError(f"{self.path}: query fen: {reply}")
+            seen.setdefault(reply.removeprefix("response "), None)
+        return list(seen)
+
+
+class Campaign:
+    def __init__(self, args: argparse.Namespace, prove: bool):
+        self.args, self.prove = args, prove
+        self.engine = Engine(args.engine, args.variant)
+        self.store: dict[tuple[str, str], dict] = {}
+        for path in [*args.also, args.store]:
+            read_store(path, self.store)
+        self.children: dict[str, list[str]] = {}
+        self.proofs_run = 0
+        self.counts = {"proved": 0, "open": 0, "untried": 0, "other shards'": 0}
+        self.cpu_ms = 0
+        self.visited: set[str] = set()
+
+    def known(self, position: str) -> dict | None:
+        return self.store.get((self.args.variant, position))
+
+    def record(self, entry: dict) -> None:
+        entry = {"variant": self.args.variant, **entry}
+        if better(entry, self.known(entry["position"])):
+            self.store[(self.args.variant, entry["position"])] = entry
+            if self.prove:
+                append(self.args.store, entry)
+
+    def count(self, position: str, entry: dict | None, kind: str) -> None:
+        if position not in self.visited:
+            self.visited.add(position)
+            self.counts[kind] += 1
+            if entry and entry.get("by") == "solve":
+                self.cpu_ms += entry.get("cpu_ms") or 0
+
+    def sub_proof(self, position: str) -> str | None:
+        entry = self.known(position)
+        if entry and entry["winner"] is not None:
+            self.count(position, entry, "proved")
+            return entry["winner"]
+        if entry and (entry.get("cpu_limit") or 0) >= self.args.cpu_limit:
+            self.count(position, entry, "open")
+            return None
+        shard, shards = self.args.shard
+        if shard_of(position, shards) != shard:
+            self.count(position, entry, "other shards'")
+            return None
+        if not self.prove or (self.args.max_proofs is not None and self.proofs_run >= self.args.max_proofs):
+            self.count(position, entry, "untried")
+            return None
+        self.proofs_run += 1
+        certificate = None
+        extra: tuple[str, ...] = ()
+        if self.args.certificates:
+            os.makedirs(self.args.certificates, exist_ok=True)
+            name = hashlib.sha256(position.encode()).hexdigest()[:16] + ".txt"
+            certificate = os.path.join(self.args.certificates, name)
+            extra = ("--certificate", certificate)
+        before = os.times()
+        answer = solve_answer(self.args.engine, self.args.variant, position, None, self.args.hash,
+                              self.args.cpu_limit, extra)
+        after = os.times()
+        cpu_ms = round(1000 * ((after.children_user - before.children_user)
+                               + (after.children_system - before.children_system)))
+        winner = None
+        if answer.get("proven"):
+            winner = {"p1": "white", "p2": "black"}.get(answer.get("winner"))
+            if winner is None:
+                raise CampaignError(f"podium solve proved {position} without a winner p1 or p2: {answer}")
+        entry = {"position": position, "winner": winner, "by": "solve", "cpu_limit": self.args.cpu_limit,
+                 "cpu_ms": cpu_ms, "nodes": answer.get("nodes", 0),
+                 "certificate": os.path.basename(certificate) if certificate and winner else None}
+        if certificate and not winner and os.path.exists(certificate):
+            os.unlink(certificate)
+        self.record(entry)
+        self.count(position, entry, "proved" if winner else "open")
+        print(f"{self.proofs_run}: {winner or 'not proved'} in {cpu_ms} ms CPU, {entry['nodes']} nodes: {position}",
+              file=sys.stderr, flush=True)
+        return winner
+
+    def value(self, position: str, depth: int) -> str | None:
+        """The side that wins `position`, None while open."""
+        if self.args.max_proofs is not None and self.proofs_run >= self.args.max_proofs:
+            return None
+        entry = self.known(position)
+        if entry and entry["winner"] is not None and depth < self.args.split:
+            return entry["winner"]
+        if depth >= self.args.split:
+            return self.sub_proof(position)
+        if position not in self.children:
+            self.children[position] = self.engine.children(position)
+        children = self.children[position]
+        if not children:
+            return self.sub_proof(position)
+        mover = mover_of(position)
+        unknown = False
+        for child in children:
+            won = self.value(child, depth + 1)
+            if won == mover:
+                self.record({"position": position, "winner": mover, "by": "tree"})
+                return mover
+            unknown |= won is None
+        if unknown:
+            return None
+        self.record({"position": position, "winner": other(mover), "by": "tree"})
+        return other(mover)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    try:
+        shard, shards = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected I/N, as 0/4") from None
+    if not 0 <= shard < shards:
+        raise argparse.ArgumentTypeError(f"{text!r}: I must be from 0 to N-1")
+    return shard, shards
+
+
+def add_walk_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("store", help="the verdicts store (JSON lines), appended to")
+    parser.add_argument("--root", help="the position to prove (default: the variant's start)")
+    parser.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    parser.add_argument("--split", type=int, default=4, help="plies from the root to the sub-proofs (default 4)")
+    parser.add_argument("--cpu-limit", type=int, default=10, metavar="S", help="CPU seconds per sub-proof")
+    parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores, read only")
+    parser.add_argument("--shard", type=parse_shard, default=(0, 1), metavar="I/N", help="this shard's sub-proofs only")
+    parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("run", help="prove the open sub-proofs, in the walk's order")
+    add_walk_arguments(run)
+    run.add_argument("--hash", type=int, default=64, help="hash size in MB of each sub-proof (default 64)")
+    run.add_argument("--certificates", metavar="DIR", help="write each sub-proof's proof tree there")
+    run.add_argument("--max-proofs", type=int, metavar="N", help="stop after N sub-proofs")
+    status = commands.add_parser("status", help="how far the campaign is, proving nothing")
+    status.add_argument("store", help="the verdicts store")
+    status.add_argument("--root", help="the position to prove (default: the variant's start)")
+    status.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    status.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    merge = commands.add_parser("merge", help="combine stores into one")
+    merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
+    merge.add_argument("files", nargs="+", help="the stores read")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "merge":
+            combined: dict = {}
+            for path in [args.out, *args.files]:
+                read_store(path, combined)
+            temporary = args.out + ".merging"
+            open(temporary, "w", encoding="utf-8").close()
+            for entry in combined.values():
+                append(temporary, entry)
+            os.replace(temporary, args.out)
+            proved = sum(entry["winner"] is not None for entry in combined.values())
+            print(f"{args.out}: {len(combined)} positions, {proved} proved")
+            return 0
+        if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1):
+            parser.error("--split must be 0 or more, --cpu-limit and --hash positive")
+        args.root = args.root or START[args.variant]
+        if args.command == "status":
+            store: dict = {}
+            for path in [*args.also, args.store]:
+                read_store(path, store)
+            root = store.get((args.variant, args.root))
+            solved = [entry for entry in store.values() if entry.get("by") == "solve"]
+            proved = sum(entry["winner"] is not None for entry in solved)
+            cpu = sum(entry.get("cpu_ms") or 0 for entry in solved) / 1000
+            limits = sorted({entry.get("cpu_limit") for entry in solved if entry["winner"] is None} - {None})
+            print(f"root {args.root}: {root['winner'] + ' wins' if root and root['winner'] else 'open'}")
+            print(f"sub-proofs: {proved} proved, {len(solved) - proved} open (tried with {limits or '-'} s CPU); "
+                  f"{sum(entry.get('by') == 'tree' for entry in store.values())} positions above them settled; "
+                  f"CPU time of the proofs {cpu:.1f} s")
+            return 0
+        campaign = Campaign(args, prove=True)
+        started = time.monotonic()
+        winner = campaign.value(args.root, 0)
+        counts = ", ".join(f"{count} {kind}" for kind, count in campaign.counts.items() if count)
+        print(f"root {args.root}: {winner + ' wins' if winner else 'open'}")
+        print(f"sub-proofs met along the walk: {counts or 'none'}; their CPU time {campaign.cpu_ms / 1000:.1f} s; "
+              f"this run {campaign.proofs_run} proofs in {time.monotonic() - started:.0f} s")
+    except (CampaignError, StoreError, SolveError) as error:
+        print(f"campaign.py: error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
