@@ -5,7 +5,13 @@ per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes
 moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
 much a loaded machine slowed it), and the games lost by a fault.
 
-    yardstick_table.py [--engine NAME] RECORDS...
+    yardstick_table.py [--engine NAME] [--baseline DIR] [--times] RECORDS...
+
+--baseline DIR adds, for each records file, the share in DIR's records file of the same name (an
+earlier build's run of the same row) and the gain in points of share.
+
+--times prints instead where the engine's time went: its moves after it reported a proof (`score
+mate`), and the others (the game undecided for it), with their number and mean time each.
 
 A records file may be a match still under way: the table counts the games recorded so far.
 
@@ -85,16 +91,65 @@ def row(path: str, engine: str) -> list[str]:
             *(by_seat + ["n/a"] * (3 - players)), f"{mean_time} ms", speed, str(faults)]
 
 
+def engine_moves(game: dict, engine: str) -> list[dict]:
+    """The engine's entries of `move_info` in one game."""
+    seat, players = game["seats"].index(engine), game["players"]
+    return [info for ply, info in enumerate(game["move_info"])
+            if (ply + len(game["opening_moves"])) % players == seat]
+
+
+def times_row(path: str, engine: str) -> list[str]:
+    _, games = load(path)
+    games = [game for game in games if engine in game["seats"]]
+    decided, open_ = [], []
+    for game in games:
+        for info in engine_moves(game, engine):
+            if str(info.get("score", "")).startswith("mate"):
+                decided.append(info["time_ms"])
+            else:
+                open_.append(info["time_ms"])
+    mean = lambda times: f"{len(times)}, {sum(times) / len(times):.0f} ms" if times else "0"  # noqa: E731
+    return [os.path.basename(path), str(len(games)), mean(decided + open_), mean(open_), mean(decided)]
+
+
+def wins_games(path: str, engine: str) -> tuple[int, int]:
+    _, games = load(path)
+    games = [game for game in games if engine in game["seats"]]
+    return sum(game["winner"] == engine for game in games), len(games)
+
+
+def baseline_cells(path: str, earlier: str, engine: str) -> list[str]:
+    """The earlier build's share of the same row, and the gain in points."""
+    if not os.path.exists(earlier):
+        return ["-", "-"]
+    (wins, games), (old_wins, old_games) = wins_games(path, engine), wins_games(earlier, engine)
+    if not games or not old_games:
+        return [share(old_wins, old_games), "-"]
+    return [share(old_wins, old_games), f"{100 * (wins / games - old_wins / old_games):+.0f}"]
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="yardstick_table.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--engine", default="podium", help="the engine measured (its name in the records)")
+    parser.add_argument("--baseline", metavar="DIR", help="records of an earlier build, by file name")
+    parser.add_argument("--times", action="store_true", help="where the engine's time went (see above)")
     parser.add_argument("records", nargs="+")
     args = parser.parse_args(argv)
-    print(f"| row | against | {args.engine} wins, share [95%] | as Blue | as Yellow | as Red "
+    if args.times:
+        print(f"| records | games | {args.engine}'s moves, mean time | undecided | after a proof (mate) |")
+        print("|---|---|---|---|---|")
+        for path in args.records:
+            print("| " + " | ".join(times_row(path, args.engine)) + " |")
+        return 0
+    extra = " baseline | gain |" if args.baseline else ""
+    print(f"| row | against | {args.engine} wins, share [95%] |{extra} as Blue | as Yellow | as Red "
           f"| {args.engine}'s mean time a move | its nodes a second, median (10%-90%) | faults |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|" + "---|---|" * bool(args.baseline) + "---|---|---|---|---|---|")
     for path in args.records:
-        print("| " + " | ".join(row(path, args.engine)) + " |")
+        cells = row(path, args.engine)
+        if args.baseline:
+            cells[3:3] = baseline_cells(path, os.path.join(args.baseline, os.path.basename(path)), args.engine)
+        print("| " + " | ".join(cells) + " |")
     return 0
 
 

@@ -144,6 +144,7 @@ pub fn json_string(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::games::Registry;
+    use crate::search::MultiplayerSearch;
 
     /// A POLD.R game with these settings, at `line` if one is given.
     fn poldr(settings: &[(&str, &str)], line: Option<&str>) -> Box<dyn Session> {
@@ -174,11 +175,12 @@ mod tests {
 
     #[test]
     fn a_proved_loss_stays_proven_while_the_search_goes_on_for_the_stubbornest_move() {
-        // protocol.md's three-player example: Blue, to move, is proved lost
-        // against the coalition; the iterations after the proof (at depth 3
+        // protocol.md's three-player example under paranoid search: Blue, to
+        // move, is proved lost against the coalition; the iterations after the proof (at depth 3
         // today) score in cp, and the last line is one of them.
         let session = poldr(&[], Some("R3B/1r1b1/2P2/1y3/Y4 b 7,7,7 1 3 1,2,3"));
         let mut searcher = Searcher::new(1);
+        searcher.set_multiplayer(MultiplayerSearch::Paranoid);
         let analysis = analyse(&mut searcher, session.as_ref(), &Limits { depth: Some(3), ..Limits::default() });
         assert!(matches!(analysis.proven, Some((moves, None)) if moves < 0), "{analysis:?}");
     }

@@ -109,6 +109,13 @@ pub trait Session: Send {
     fn picture(&self) -> Vec<String>;
     /// The static evaluation and its terms, for people.
     fn evaluation(&self) -> String;
+    /// The proof tree of the position (see `search::build_proof_tree`), a
+    /// line for each entry: the position line, the winner's move and at
+    /// most how many plies the game then lasts; `Err` where the game has
+    /// none or the side to move does not win.
+    fn proof_tree(&self, _leaf_nodes: u64, _megabytes: usize) -> Result<Vec<String>, String> {
+        Err("this game has no proof trees".to_string())
+    }
     /// Searches the current position, which must not be over, among
     /// `root_moves` (legal moves as `legal_move` writes them; empty: all).
     fn search(

@@ -15,6 +15,7 @@
 use std::fmt;
 use std::time::Duration;
 
+mod brs;
 mod manager;
 mod maxn;
 mod negamax;

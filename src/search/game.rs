@@ -147,6 +147,14 @@ pub trait GameKnowledge: GameRules {
         mv
     }
 
+    /// A move proved ahead of time to win `position` for the side to move
+    /// (a book of proved moves the game carries), and at most how many
+    /// plies the game then lasts. The search plays it where it would try
+    /// proofs, unless it is asked for a proof or a fixed depth.
+    fn known_win(&self, _position: &Self::Position) -> Option<(Self::Move, u32)> {
+        None
+    }
+
     /// About how many more moves the side to move will play, for sharing
     /// out its clock.
     fn expected_moves_left(&self, position: &Self::Position) -> u32;

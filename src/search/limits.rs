@@ -105,6 +105,11 @@ impl Timer {
         if self.pondering { None } else { self.budget.hard }
     }
 
+    /// Whether the clock limits the search at all (once pondering ends).
+    pub(super) fn has_limit(&self) -> bool {
+        self.budget.hard.is_some()
+    }
+
     /// Whether the hard limit has passed: the search stops now.
     pub(super) fn past_hard(&mut self, signals: &Signals) -> bool {
         self.past(signals, self.budget.hard)
@@ -169,7 +174,7 @@ mod tests {
     #[test]
     fn movetime_is_a_hard_limit_less_the_overhead_and_a_margin() {
         let limits = Limits { movetime: Some(ms(100)), move_overhead: ms(10), ..Limits::default() };
-        assert_eq!(limits.budget(16), TimeBudget { soft: Some(ms(80)), hard: Some(ms(80)) });
+        assert_eq!(limits.budget(16), TimeBudget { soft: Some(ms(85)), hard: Some(ms(85)) });
         let limits = Limits { movetime: Some(ms(2000)), move_overhead: ms(10), ..Limits::default() };
         assert_eq!(limits.budget(16).hard, Some(ms(1965)));
     }
@@ -201,7 +206,7 @@ mod tests {
             clock: Some(Clock { remaining: ms(100_000), increment: ms(0), moves_to_go: None }),
             ..Limits::default()
         };
-        // The movetime, less its margin (a tenth), wins over the long clock.
-        assert_eq!(both.budget(16).hard, Some(ms(45)));
+        // The movetime, less its margin (a twentieth), wins over the long clock.
+        assert_eq!(both.budget(16).hard, Some(ms(50) - ms(50) / 20));
     }
 }

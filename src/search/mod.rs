@@ -8,7 +8,9 @@ mod alphabeta;
 mod dfpn;
 mod game;
 mod limits;
+mod mcts;
 mod params;
+mod proof_tree;
 mod solve;
 mod solver;
 mod tt;
@@ -19,4 +21,5 @@ pub use alphabeta::{
 pub use dfpn::{ProofStep, TreeError};
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
+pub use proof_tree::{ProofTreeEntries, ProofTreeEntry, build_proof_tree, check_proof_tree};
 pub use solve::{ProofTree, Solution, Solver, Verdict};

@@ -111,6 +111,11 @@ impl GameKnowledge for PoldrAdapter {
         position.transform_move(mv, symmetry, inverse)
     }
 
+    /// The books' proved moves (5x5 and 6x6 with 16 bricks, two players).
+    fn known_win(&self, position: &Position) -> Option<(Move, u32)> {
+        super::book::known_win(position)
+    }
+
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let mover = position.mover();
         let bricks = position.reserve(mover) as u32 + position.bricks(mover).count();

@@ -3,6 +3,7 @@
 //! evaluation and the adapter to the search. Pure: no I/O.
 
 mod adapter;
+mod book;
 mod eval;
 mod geometry;
 mod moves;

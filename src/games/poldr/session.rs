@@ -9,7 +9,7 @@ use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{self, PlayError, Session, read_move, search_in_notation};
-use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
+use crate::search::{Limits, Progress, SearchResult, Searcher, Signals, build_proof_tree};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
 /// played and a forfeit.
@@ -168,6 +168,14 @@ impl Session for PoldrSession {
         let terms = PoldrAdapter::default().evaluate_terms(&self.position);
         let mover = self.position.mover();
         format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
+    }
+
+    fn proof_tree(&self, leaf_nodes: u64, megabytes: usize) -> Result<Vec<String>, String> {
+        if self.outcome().is_some() {
+            return Err("the game is over".to_string());
+        }
+        let entries = build_proof_tree(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)?;
+        Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
     }
 
     fn search(

@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::worker::{Announcer, CallerReport, Worker};
-use super::{FoundLine, MATE, MATE_BOUND, Progress, Report, Score, SearchResult};
+use super::{FoundLine, MATE, MATE_BOUND, MAX_PLY, Progress, Report, Score, SearchResult};
 use crate::search::game::SearchGame;
 use crate::search::params::PARAMS;
 use crate::search::solver::ProofTable;
@@ -22,6 +22,12 @@ pub(super) struct Manager<'a, G: SearchGame> {
     pub(super) proofs: Proofs<'a>,
     /// The last best line reported by an iteration.
     best_line: Option<Report<G::Move>>,
+    /// The line of the last proof reported.
+    pub(super) proof_line: Option<Report<G::Move>>,
+    /// A timed search goes on to its limit whatever it proves: the proof
+    /// is played, but what the iterations find is reported (and, after a
+    /// proof that is not played, a loss to a coalition, played).
+    search_on: bool,
 }
 
 /// The main thread's part in proving who wins.
@@ -69,8 +75,11 @@ struct Deepening<M> {
     best: SearchResult<M>,
     /// The best line's score at each depth, for aspiration windows.
     scores: Vec<Option<i32>>,
-    /// A proof was found and not played (a loss to a coalition): no more proofs.
+    /// A proof was found: no more proofs.
     proofs_done: bool,
+    /// A proof to be played (a win, or a two-player loss's longest
+    /// resistance) while the iterations search on to the time limit.
+    proved: Option<SearchResult<M>>,
     /// The last line reported is that proof, not the line the move comes from.
     proof_reported_last: bool,
 }
@@ -86,7 +95,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
     ) -> Self {
         worker.limits.helper_proof = proofs.by_helper;
         worker.announcer = Some(Announcer::new(report, started));
-        Manager { worker, report, started, proofs, best_line: None }
+        Manager { worker, report, started, proofs, best_line: None, proof_line: None, search_on: false }
     }
 
     /// Deepens until a limit, finding `plan.lines` best lines at each depth
@@ -94,10 +103,23 @@ impl<'a, G: SearchGame> Manager<'a, G> {
     /// proofs between iterations, and answers with the best move found.
     pub(super) fn iterate(&mut self, root: &G::Position, plan: &Plan) -> SearchResult<G::Move> {
         self.worker.set_root(root);
+        self.search_on = !plan.infinite && !self.proofs.eager && self.worker.limits.timer.has_limit();
+        // Searching on, a helper's proof does not stop the main thread: it
+        // is taken between iterations.
+        self.worker.limits.helper_proof = self.proofs.by_helper && !self.search_on;
         let allowed = self.worker.allowed_root_moves(root);
         let Some(&first) = allowed.first() else {
             return SearchResult { best_move: None, score: Score::Mate(0), depth: 0, nodes: 0 };
         };
+        let known_win = self.known_win(root, &allowed, plan);
+        if let Some(known) = &known_win
+            && !self.search_on
+        {
+            // Nothing to search for: under `go infinite` the answer still
+            // waits for `stop`.
+            self.wait_for_stop(plan.infinite);
+            return known.clone();
+        }
         // Asked for a proof (`solve`): the dedicated search goes first, with
         // every node it needs; the iterations only if it cannot finish.
         if self.proofs.first
@@ -110,8 +132,9 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let mut state = Deepening {
             best: SearchResult { best_move: Some(first), score: Score::Centipawns(0), depth: 0, nodes: 0 },
             scores: vec![None; plan.max_depth as usize + 1],
-            proofs_done: false,
+            proofs_done: known_win.is_some(),
             proof_reported_last: false,
+            proved: known_win,
         };
         let mut next_depth = 1;
         while next_depth <= plan.max_depth {
@@ -136,6 +159,21 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             }
         }
         self.finish(plan.infinite, state)
+    }
+
+    /// The game's known win at `root`, reported as a proof, where proofs are
+    /// tried (one line, every move), not asked for (a proof is then wanted,
+    /// not a book), and the search has no fixed depth.
+    fn known_win(&mut self, root: &G::Position, allowed: &[G::Move], plan: &Plan) -> Option<SearchResult<G::Move>> {
+        let proofs_tried = self.proofs.table.is_some() || self.proofs.by_helper;
+        if !proofs_tried || self.proofs.first || plan.max_depth < MAX_PLY as u32 - 1 {
+            return None;
+        }
+        let (mv, plies) = self.worker.game.known_win(root).filter(|(mv, _)| allowed.contains(mv))?;
+        let found = FoundLine { score: MATE - plies as i32, pv: vec![mv], seldepth: plies };
+        let (result, report) = self.report_found(root, 1, 1, found);
+        self.proof_line = Some(report);
+        Some(result)
     }
 
     /// Searches `depth` for `lines` best lines, each among the moves the
@@ -198,6 +236,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         state: &mut Deepening<G::Move>,
     ) -> Option<Iteration> {
         if self.proofs.by_helper
+            && !self.search_on
             && self.worker.shared.proof_settles.load(Ordering::Relaxed)
             && let Some(proof) = self.take_helper_proof(root, state.best.depth)
         {
@@ -268,8 +307,14 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         // proof is played: the win, or the longest resistance.
         let won = matches!(proof.score, Score::Mate(moves) if moves > 0);
         if won || self.worker.root.players == 2 {
-            state.best = proof;
-            return true;
+            if !self.search_on {
+                state.best = proof;
+                return true;
+            }
+            state.proved = Some(proof);
+            state.proofs_done = true;
+            state.proof_reported_last = false;
+            return false;
         }
         state.proofs_done = true;
         state.proof_reported_last = true;
@@ -283,7 +328,12 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let mate_found = matches!((state.best.score, plan.mate),
             (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
         let worker = &mut self.worker;
-        let proven = (best_score.abs() > MATE_BOUND || (worker.maxn && !worker.horizon_reached)) && !plan.infinite;
+        // A timed search goes on past a forced result its iterations found
+        // until a proof confirms it (their pruning can miss a defence);
+        // once both agree, or max-n searched the whole tree, deeper
+        // iterations only repeat it.
+        let decided = best_score.abs() > MATE_BOUND && (!self.search_on || state.proofs_done);
+        let proven = (decided || ((worker.maxn || worker.brs) && !worker.horizon_reached)) && !plan.infinite;
         proven || mate_found || worker.limits.timer.past_soft(worker.shared.signals)
     }
 
@@ -291,6 +341,17 @@ impl<'a, G: SearchGame> Manager<'a, G> {
     /// proof not played was reported after it, and under `go infinite` or
     /// while pondering waits for `stop` (or `ponderhit`).
     fn finish(&mut self, infinite: bool, state: Deepening<G::Move>) -> SearchResult<G::Move> {
+        if let Some(mut proved) = state.proved {
+            // The proof is played: its line is the last reported.
+            if let Some(mut line) = self.proof_line.take() {
+                line.nodes = self.worker.total_nodes();
+                line.elapsed = self.started.elapsed();
+                (self.report.borrow_mut())(Progress::Line(&line));
+            }
+            self.wait_for_stop(infinite);
+            proved.nodes = self.worker.total_nodes();
+            return proved;
+        }
         if state.proof_reported_last
             && let Some(mut line) = self.best_line.take()
         {
@@ -298,13 +359,18 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             line.elapsed = self.started.elapsed();
             (self.report.borrow_mut())(Progress::Line(&line));
         }
+        self.wait_for_stop(infinite);
+        let mut best = state.best;
+        best.nodes = self.worker.total_nodes();
+        best
+    }
+
+    /// Under `go infinite` or while pondering, waits for `stop` (or `ponderhit`).
+    fn wait_for_stop(&self, infinite: bool) {
         let signals = self.worker.shared.signals;
         while (infinite || signals.pondering.load(Ordering::Relaxed)) && !signals.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(1));
         }
-        let mut best = state.best;
-        best.nodes = self.worker.total_nodes();
-        best
     }
 
     /// Reports `pv[0]` with `score` as the best line at `depth`, and

@@ -17,15 +17,29 @@ use crate::search::game::SearchGame;
 pub enum MultiplayerSearch {
     /// The others form a coalition against the root player: alpha-beta
     /// with all its cut-offs, and a win it finds is forced.
-    #[default]
     Paranoid,
     /// Each player maximises its own score.
     MaxN,
+    /// Monte Carlo tree search: each player's own wins (max-n backups),
+    /// random playouts, proved nodes (`search::mcts`). The default: it
+    /// won the matches between the styles (docs/poldr-strength.md).
+    #[default]
+    Mcts,
+    /// Best-Reply Search: between two of the root player's turns, only the
+    /// others' single most harmful reply (`brs`).
+    Brs,
 }
 
 impl MultiplayerSearch {
     /// Every style, as the `MultiplayerSearch` option lists them.
-    pub const ALL: [MultiplayerSearch; 2] = [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN];
+    pub const ALL: [MultiplayerSearch; 4] =
+        [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts, MultiplayerSearch::Brs];
+
+    /// Every style's name, comma separated, for messages.
+    fn names() -> String {
+        let names: Vec<String> = MultiplayerSearch::ALL.iter().map(|style| style.to_string()).collect();
+        names.join(", ")
+    }
 }
 
 impl fmt::Display for MultiplayerSearch {
@@ -33,13 +47,15 @@ impl fmt::Display for MultiplayerSearch {
         f.write_str(match self {
             MultiplayerSearch::Paranoid => "paranoid",
             MultiplayerSearch::MaxN => "maxn",
+            MultiplayerSearch::Mcts => "mcts",
+            MultiplayerSearch::Brs => "brs",
         })
     }
 }
 
 /// A name that is not a multiplayer search style (the name given).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown multiplayer search '{0}' (expected paranoid or maxn)")]
+#[error("unknown multiplayer search '{0}' (expected {names})", names = MultiplayerSearch::names())]
 pub struct UnknownMultiplayerSearch(pub String);
 
 impl FromStr for MultiplayerSearch {
@@ -168,7 +184,7 @@ mod tests {
             assert_eq!(style.to_string().parse::<MultiplayerSearch>(), Ok(style));
         }
         assert_eq!("MaxN".parse::<MultiplayerSearch>(), Ok(MultiplayerSearch::MaxN));
-        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid or maxn"));
+        assert!("minimax".parse::<MultiplayerSearch>().unwrap_err().to_string().contains("paranoid, maxn, mcts, brs"));
     }
 
     #[test]

@@ -78,8 +78,10 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let depth = if depth == 0 { proven.plies } else { depth };
         let seldepth = self.worker.seldepth.max(proven.plies);
         // Not kept as the best line: a proof that is not played gives way
-        // to the iterations' line at the end.
-        self.report_found(root, 1, depth, FoundLine { score, pv, seldepth }).0
+        // to the iterations' line at the end; one played is reported again.
+        let (result, report) = self.report_found(root, 1, depth, FoundLine { score, pv, seldepth });
+        self.proof_line = Some(report);
+        result
     }
 }
 

@@ -17,6 +17,7 @@ use super::worker::{ThreadLimits, Worker};
 use super::{MAX_PLY, Progress, SearchResult};
 use crate::search::game::SearchGame;
 use crate::search::limits::{Limits, Signals, Timer};
+use crate::search::mcts::{self, MctsTree};
 use crate::search::params::PARAMS;
 use crate::search::solver::ProofTable;
 use crate::search::tt::TranspositionTable;
@@ -141,6 +142,12 @@ impl Searcher {
         signals: &Signals,
         report: impl FnMut(Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
+        // MCTS knows no repetitions: where they draw, alpha-beta searches.
+        if self.multiplayer == MultiplayerSearch::Mcts && game.players(root) > 2 && !game.repetition_is_draw() {
+            let mut tree = MctsTree::new(self.tt.megabytes());
+            let mut report = report;
+            return mcts::search(game, &mut tree, root, limits, root_moves, signals, &mut report);
+        }
         self.tt.new_search();
         let clock_start = limits.clock_start.unwrap_or_else(Instant::now);
         let timer = Timer::new(
@@ -149,7 +156,12 @@ impl Searcher {
             signals.pondering.load(Ordering::Relaxed),
         );
         let maxn = self.multiplayer == MultiplayerSearch::MaxN && game.players(root) > 2;
-        let shared = Shared::new(signals, !maxn && self.lines == 1, timer.hard_limit().map(|hard| clock_start + hard));
+        let brs = self.multiplayer == MultiplayerSearch::Brs && game.players(root) > 2;
+        // Max-n and Best-Reply Search run on one thread: they keep no table
+        // for helpers to fill.
+        let single = maxn || brs;
+        let shared =
+            Shared::new(signals, !single && self.lines == 1, timer.hard_limit().map(|hard| clock_start + hard));
         let plan = Plan {
             max_depth: limits
                 .depth
@@ -161,7 +173,7 @@ impl Searcher {
             mate: limits.mate,
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
-        let helper_histories: &mut [Vec<i32>] = if maxn { &mut [] } else { helper_histories };
+        let helper_histories: &mut [Vec<i32>] = if single { &mut [] } else { helper_histories };
         // Proofs look at every move: not when some are left out.
         let proofs_wanted = root_moves.is_empty() && self.lines == 1;
         let proofs = plan_proofs(game, root, limits, proofs_wanted, !helper_histories.is_empty());
@@ -186,7 +198,7 @@ impl Searcher {
             shared.open_gate();
             let proofs = Proofs { by_helper: proofs.by_helper && helpers_started > 0, ..proofs };
             let limits = ThreadLimits { timer, nodes: limits.nodes.filter(|_| !limits.infinite), helper_proof: false };
-            let result = start.run_main(main_history, limits, maxn, &plan, proofs, report);
+            let result = start.run_main(main_history, limits, (maxn, brs), &plan, proofs, report);
             shared.finished.store(true, Ordering::Relaxed);
             result
         })
@@ -310,7 +322,7 @@ impl<'s, G: SearchGame> Start<'s, G> {
         &self,
         history: &mut [i32],
         limits: ThreadLimits,
-        maxn: bool,
+        (maxn, brs): (bool, bool),
         plan: &Plan,
         mut proofs: Proofs<'s>,
         report: impl FnMut(Progress<'_, G::Move>),
@@ -319,6 +331,7 @@ impl<'s, G: SearchGame> Start<'s, G> {
         let mut worker = Worker::new(self.game, self.tt, history, self.game_history, self.shared);
         worker.limits = limits;
         worker.maxn = maxn;
+        worker.brs = brs;
         worker.root.moves = self.root_moves.to_vec();
         if !proofs.by_helper && self.proofs_wanted {
             proofs.table = take_proof_table(self.proof_table);

@@ -557,7 +557,10 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is()
         ("end", 0, &[], NO_SCORES, DRAW),
     ]);
     tree.repetitions = true;
-    for style in MultiplayerSearch::ALL {
+    // Best-Reply Search takes the others' turns as one layer: at depth 2 it
+    // sees "end", a draw, after "calm". (MCTS hands a game with
+    // repetitions to paranoid search.)
+    for style in [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts] {
         let (result, _) = tree.search_after(style, 2, &["x", "root"]);
         assert_eq!(result.best_move, Some(1), "{style}: once before");
         let (result, pv) = tree.search_after(style, 2, &["x", "root", "x", "root"]);
@@ -586,6 +589,57 @@ fn paranoid_sees_a_coalition_where_maxn_trusts_self_interest() {
     assert_eq!((paranoid.score, paranoid_pv), (Score::Mate(-1), vec!["hope", "betray", "c-wins"]));
     let (maxn, maxn_pv) = tree.search(MultiplayerSearch::MaxN, 10);
     assert_eq!((maxn.score, maxn_pv), (Score::Centipawns(MAXN_WIN - 4), vec!["hope", "spare", "pass", "a-wins"]));
+}
+
+#[test]
+fn mcts_proves_no_loss_that_rests_on_a_loser_s_choice() {
+    // After A's "hope", B loses whatever it does, but chooses who wins:
+    // A ("spare") or C ("betray"). "resign" loses at once. A loss of A
+    // after "hope" rests on B's choice, so MCTS proves nothing there and
+    // B's simulations share the game out: "hope" wins about half of them,
+    // above an even third, and the search runs all its simulations.
+    let tree = Tree::new(&[
+        ("root", 0, &["resign", "hope"], NO_SCORES, ON),
+        ("resign", 1, &[], NO_SCORES, Some(1)),
+        ("hope", 1, &["spare", "betray"], NO_SCORES, ON),
+        ("spare", 2, &["a-wins"], NO_SCORES, ON),
+        ("a-wins", 0, &[], NO_SCORES, Some(0)),
+        ("betray", 2, &["c-wins"], NO_SCORES, ON),
+        ("c-wins", 0, &[], NO_SCORES, Some(2)),
+    ]);
+    let (result, pv) = tree.search(MultiplayerSearch::Mcts, 2);
+    assert_eq!(pv.first(), Some(&"hope"));
+    let Score::Centipawns(share) = result.score else { panic!("not proved: {:?}", result.score) };
+    assert!((100..=230).contains(&share), "about half of the wins, above a third (0): {share}");
+    assert_eq!(result.nodes, 2 * 1000);
+}
+
+#[test]
+fn best_reply_search_weighs_one_opponent_s_reply_where_paranoid_weighs_both() {
+    // After A's "bold", B or C alone can bring A down to 10, both together
+    // to -50; "careful" keeps 5 whatever they do. Paranoid search (A, B, C:
+    // depth 3) expects both to strike and plays "careful"; Best-Reply
+    // Search (A, then the others as one layer: depth 2) lets one of them
+    // reply while the other plays its first move, sees 10 and plays "bold".
+    let tree = Tree::new(&[
+        ("root", 0, &["careful", "bold"], NO_SCORES, ON),
+        ("careful", 1, &["b1"], NO_SCORES, ON),
+        ("b1", 2, &["c1"], NO_SCORES, ON),
+        ("c1", 0, &["end"], [5, 0, 0], ON),
+        ("bold", 1, &["b-quiet", "b-attack"], NO_SCORES, ON),
+        ("b-quiet", 2, &["c-quiet", "c-attack"], NO_SCORES, ON),
+        ("b-attack", 2, &["c-quiet2", "c-attack2"], NO_SCORES, ON),
+        ("c-quiet", 0, &["end"], [20, 0, 0], ON),
+        ("c-attack", 0, &["end"], [10, 0, 0], ON),
+        ("c-quiet2", 0, &["end"], [10, 0, 0], ON),
+        ("c-attack2", 0, &["end"], [-50, 0, 0], ON),
+        ("end", 1, &[], NO_SCORES, DRAW),
+    ]);
+    let (paranoid, paranoid_pv) = tree.search(MultiplayerSearch::Paranoid, 3);
+    assert_eq!((paranoid.score, paranoid_pv), (Score::Centipawns(5), vec!["careful", "b1", "c1"]));
+    let (brs, brs_pv) = tree.search(MultiplayerSearch::Brs, 2);
+    assert_eq!(brs.score, Score::Centipawns(10));
+    assert_eq!(brs_pv.first(), Some(&"bold"));
 }
 
 #[test]

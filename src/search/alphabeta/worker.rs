@@ -49,6 +49,8 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub(super) root: Root<G::Move>,
     /// Iterations search max-n rather than paranoid alpha-beta.
     pub(super) maxn: bool,
+    /// Iterations search Best-Reply Search rather than paranoid alpha-beta.
+    pub(super) brs: bool,
     /// Whether the current max-n iteration cut a line off at its depth.
     pub(super) horizon_reached: bool,
     /// How many plies ahead of the main thread a helper keeps; 0 for the main thread.
@@ -171,6 +173,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             overtaken: false,
             root: Root { player: 0, players: 2, key_salt: 0, moves: Vec::new(), score: None },
             maxn: false,
+            brs: false,
             horizon_reached: false,
             ahead: 0,
             limits: ThreadLimits { timer: Timer::unlimited(), nodes: None, helper_proof: false },
@@ -276,6 +279,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.root.score = None;
         if self.maxn {
             return self.maxn(root, depth as i32, 0)[self.root.player];
+        }
+        if self.brs {
+            return self.brs(root, depth as i32, -INFINITY, INFINITY, 0);
         }
         let Some(expected) = expected.filter(|score| score.abs() <= MATE_BOUND && depth >= PARAMS.aspiration_depth)
         else {

@@ -1,0 +1,151 @@
+//! Proof trees: where the side to move wins, the winning move of every
+//! position of one proof, for every reply of the loser, down to positions
+//! cheap enough to prove during a move. A game can carry such a tree as
+//! data (a book of proved moves) and play it where a proof in the time of a
+//! move is out of reach; `check_proof_tree` proves a carried tree again.
+
+use std::collections::{HashMap, HashSet};
+
+use super::game::{GameRules, SearchGame};
+use super::solver::{ProofTable, Prover, proved_move};
+
+/// One position of a proof tree: the winner to move, its proved move, and
+/// at most how many plies the game then lasts.
+#[derive(Clone, Debug)]
+pub struct ProofTreeEntry<P, M> {
+    /// The position, the winner to move.
+    pub position: P,
+    /// The winner's proved move there.
+    pub mv: M,
+    /// At most how many plies the game lasts after the move.
+    pub plies: u32,
+}
+
+/// A game's proof tree: its entries, the root first.
+pub type ProofTreeEntries<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G as GameRules>::Move>>;
+
+/// The table of the cheap proofs that end a tree, in megabytes: a proof
+/// of a leaf's few nodes needs little, and the table is cleared for each.
+const LEAF_TABLE_MEGABYTES: usize = 4;
+
+/// Whether the side to move at `position` is proved to win within
+/// `nodes` nodes, with a cleared `table`.
+fn wins_within<G: SearchGame>(game: &G, position: &G::Position, nodes: u64, table: &mut ProofTable) -> bool {
+    table.clear();
+    let same_side = |a: usize, b: usize| a == b;
+    let mut interrupt = |visited: u64| visited >= nodes;
+    let mut prover = Prover::new(game, table, &same_side, 0, &mut interrupt);
+    prover.prove(position).is_ok_and(|proven| proven.mover_wins)
+}
+
+/// The positions where `winner` moves next after `position`, through
+/// every reply of the other side (`winner` moved last); `Err` where the
+/// game ends without `winner` winning.
+fn next_winner_positions<G: SearchGame>(
+    game: &G,
+    position: &G::Position,
+    winner: usize,
+    found: &mut Vec<G::Position>,
+) -> Result<(), String> {
+    let mut moves = Vec::new();
+    game.legal_moves(position, &mut moves);
+    if moves.is_empty() {
+        return match game.winner(position) {
+            Some(seat) if seat == winner => Ok(()),
+            _ => Err("a reply ends the game without the winner's win".to_string()),
+        };
+    }
+    if game.mover(position) == winner {
+        found.push(*position);
+        return Ok(());
+    }
+    for mv in moves {
+        next_winner_positions(game, &game.play(position, mv), winner, found)?;
+    }
+    Ok(())
+}
+
+/// The proof tree of `root`, a two-player position whose side to move
+/// wins: the proved move of every position the winner meets, whatever the
+/// loser replies (positions equal up to a symmetry once), except those
+/// that a search proves within `leaf_nodes` nodes with a cleared table.
+/// The root is always an entry. The full proofs use a table of
+/// `megabytes`. `Err` if the side to move does not win.
+pub fn build_proof_tree<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    leaf_nodes: u64,
+    megabytes: usize,
+) -> Result<ProofTreeEntries<G>, String> {
+    if game.players(root) != 2 {
+        return Err("proof trees are for two players".to_string());
+    }
+    let winner = game.mover(root);
+    let mut table = ProofTable::new(megabytes);
+    let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
+    let mut entries = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![*root];
+    while let Some(position) = stack.pop() {
+        if !seen.insert(game.symmetric_key(&position).0) {
+            continue;
+        }
+        if !entries.is_empty() && wins_within(game, &position, leaf_nodes, &mut leaf_table) {
+            continue;
+        }
+        let same_side = |a: usize, b: usize| a == b;
+        let mut interrupt = |_: u64| false;
+        let proven = Prover::new(game, &mut table, &same_side, 0, &mut interrupt)
+            .prove(&position)
+            .map_err(|unproven| format!("no proof: {unproven:?}"))?;
+        if !proven.mover_wins {
+            return Err("the side to move loses".to_string());
+        }
+        let mv = proved_move(game, &position, &table, 0)
+            .filter(|&mv| game.is_legal(&position, mv))
+            .ok_or("a proof without its move")?;
+        entries.push(ProofTreeEntry { position, mv, plies: proven.plies });
+        next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
+    }
+    Ok(entries)
+}
+
+/// Proves `root` again from a proof tree: the root is an entry, each
+/// entry's move is legal, and every reply of the loser leads to the
+/// winner's win, to another entry (up to a symmetry), or to a position the
+/// winner is proved to win within `leaf_nodes` nodes with a cleared table.
+/// Returns how many leaves were proved; `Err` says where the tree fails.
+pub fn check_proof_tree<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    entries: &[(G::Position, G::Move)],
+    leaf_nodes: u64,
+) -> Result<usize, String> {
+    let keys: HashMap<u64, usize> =
+        entries.iter().enumerate().map(|(index, (position, _))| (game.symmetric_key(position).0, index)).collect();
+    if !keys.contains_key(&game.symmetric_key(root).0) {
+        return Err("the root is not an entry".to_string());
+    }
+    let winner = game.mover(root);
+    let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
+    let mut leaves_proved = HashSet::new();
+    for (index, (position, mv)) in entries.iter().enumerate() {
+        if game.mover(position) != winner || !game.is_legal(position, *mv) {
+            return Err(format!("entry {}: not the winner's legal move", index + 1));
+        }
+        let mut next = Vec::new();
+        next_winner_positions(game, &game.play(position, *mv), winner, &mut next)
+            .map_err(|error| format!("entry {}: {error}", index + 1))?;
+        for child in next {
+            let key = game.symmetric_key(&child).0;
+            if keys.contains_key(&key) || leaves_proved.contains(&key) {
+                continue;
+            }
+            if !wins_within(game, &child, leaf_nodes, &mut leaf_table) {
+                return Err(format!("entry {}: a reply leads to a position neither an entry nor proved", index + 1));
+            }
+            leaves_proved.insert(key);
+        }
+    }
+    Ok(leaves_proved.len())
+}
