@@ -31,7 +31,7 @@ const LEAF_TABLE_MEGABYTES: usize = 4;
 /// Whether the side to move at `position` is proved to win within
 /// `nodes` nodes, with a cleared `table`.
 fn wins_within<G: SearchGame>(game: &G, position: &G::Position, nodes: u64, table: &mut ProofTable) -> bool {
-    table.clear();
+    table.clear(1);
     let same_side = |a: usize, b: usize| a == b;
     let mut interrupt = |visited: u64| visited >= nodes;
     let mut prover = Prover::new(game, table, &same_side, 0, &mut interrupt);

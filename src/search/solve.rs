@@ -80,7 +80,7 @@ impl Solver {
     /// Forgets every proof.
     pub fn clear(&mut self) {
         self.table.clear();
-        self.leaf_table.clear();
+        self.leaf_table.clear(1);
     }
 
     /// Who wins `root` with perfect play, as a game that starts there,
