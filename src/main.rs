@@ -18,7 +18,7 @@ use podium::games::{Session, SolveRequest};
 use podium::protocol::command::Start;
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
-use podium::search::{Limits, Progress, Report, Score, Searcher, Signals, Verdict};
+use podium::search::{Limits, MultiplayerSearch, Progress, Report, Score, Searcher, Signals, Verdict};
 
 #[derive(Parser)]
 #[command(
@@ -797,6 +797,9 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
     // at once, and a large one pays for its pages as it goes.
     let mut searcher = Searcher::with_tables_on_demand(args.hash as usize);
     warn_if_smaller(&searcher, args.hash);
+    // A proof with three players is one against the others together: the
+    // paranoid search's, whatever plays best in games.
+    searcher.set_multiplayer(MultiplayerSearch::Paranoid);
     let mut last: Option<Report<String>> = None;
     let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
         if let Progress::Line(report) = progress {
