@@ -10,22 +10,11 @@ mod protocol_common;
 
 use std::time::Duration;
 
-use protocol_common::{EngineProcess, REPLY_TIMEOUT, check_search_output};
+use protocol_common::{EngineProcess, REPLY_TIMEOUT, check_search_output, resident_megabytes};
 
 /// Writing a large table takes seconds on a crowded machine: a deadline
 /// against hanging, not a measurement.
 const ALLOCATION_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The engine's resident memory, in megabytes.
-fn resident_megabytes(engine: &EngineProcess) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", engine.pid())).expect("the engine's status");
-    let kilobytes = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .expect("a VmRSS line");
-    kilobytes / 1024
-}
 
 /// `isready` -> `readyok`, however long the tables take; the lines before it.
 fn ready(engine: &mut EngineProcess) -> Vec<String> {
@@ -58,10 +47,10 @@ const DEFAULT_TABLES_MEGABYTES: u64 = 90;
 fn the_first_isready_makes_and_writes_the_tables() {
     let mut engine = EngineProcess::start();
     handshake(&mut engine);
-    let before = resident_megabytes(&engine);
+    let before = resident_megabytes(&engine.pid().to_string());
     assert!(before < 32, "{before} MB resident before the first isready");
     assert_eq!(ready(&mut engine), Vec::<String>::new());
-    let after = resident_megabytes(&engine);
+    let after = resident_megabytes(&engine.pid().to_string());
     assert!(after >= before + DEFAULT_TABLES_MEGABYTES, "{before} MB before isready, {after} MB after");
 }
 
@@ -70,9 +59,9 @@ fn a_new_game_or_a_hash_size_makes_the_tables_before_any_isready() {
     for first in ["newgame", "ucinewgame", "uginewgame", "newgame poldr", "setoption name Hash value 64"] {
         let mut engine = EngineProcess::start();
         handshake(&mut engine);
-        let before = resident_megabytes(&engine);
+        let before = resident_megabytes(&engine.pid().to_string());
         assert_eq!(done(&mut engine, first), Vec::<String>::new());
-        let after = resident_megabytes(&engine);
+        let after = resident_megabytes(&engine.pid().to_string());
         assert!(after >= before + DEFAULT_TABLES_MEGABYTES, "{first}: {before} MB before, {after} MB after");
     }
 }
@@ -83,10 +72,10 @@ fn a_new_hash_size_replaces_the_tables_at_once() {
     handshake(&mut engine);
     ready(&mut engine);
     done(&mut engine, "setoption name Hash value 128");
-    let large = resident_megabytes(&engine);
+    let large = resident_megabytes(&engine.pid().to_string());
     assert!(large >= 128 + 64, "Hash 128: {large} MB resident");
     done(&mut engine, "setoption name Hash value 8");
-    let small = resident_megabytes(&engine);
+    let small = resident_megabytes(&engine.pid().to_string());
     assert!(small < 64, "Hash 8 after Hash 128: {small} MB resident (the old tables are freed)");
     engine.send("position startpos");
     let (infos, mv) = engine.search("go depth 4", REPLY_TIMEOUT);

@@ -5,24 +5,16 @@
 //! one test in its own process, never by a clock.
 #![cfg(target_os = "linux")]
 
+mod protocol_common;
+
 use podium::games::Registry;
 use podium::search::{Limits, Progress, Score, Searcher, Signals};
-
-/// This process's resident memory, in megabytes.
-fn resident_megabytes() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("this process's status");
-    let kilobytes = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .expect("a VmRSS line");
-    kilobytes / 1024
-}
+use protocol_common::resident_megabytes;
 
 #[test]
 fn a_small_proof_with_a_large_hash_takes_little_memory_and_the_engine_s_tables_are_written() {
     let session = Registry::builtin().select(Some("poldr"), &[("Size", "4"), ("Bricks", "3")]).unwrap().setup.start();
-    let before = resident_megabytes();
+    let before = resident_megabytes("self");
     let mut searcher = Searcher::with_tables_on_demand(1024);
     let limits = Limits { depth: Some(127), prove: true, ..Limits::default() };
     let mut proved = None;
@@ -34,14 +26,14 @@ fn a_small_proof_with_a_large_hash_takes_little_memory_and_the_engine_s_tables_a
         }
     });
     assert_eq!(proved, Some(2));
-    let after = resident_megabytes();
+    let after = resident_megabytes("self");
     // 1024 MB of hash table and up to 512 MB of proofs asked for; the
     // proof's few nodes write a page or two of each.
     assert!(after < before + 16, "{before} MB before, {after} MB after a 10-node proof");
     assert_eq!(searcher.proof_megabytes(), (1, 512), "the proof table has not grown");
     drop(searcher);
     let engine_tables = Searcher::new(64);
-    let written = resident_megabytes();
+    let written = resident_megabytes("self");
     assert!(written >= after + 90, "{after} MB, then {written} MB with the engine's tables of Hash 64");
     drop(engine_tables);
 }

@@ -20,6 +20,18 @@ pub const REPLY_TIMEOUT: Duration = Duration::from_secs(10);
 /// waits for its search to end, or searches forever) take far longer.
 pub const PROMPTLY: Duration = Duration::from_secs(2);
 
+/// A process's resident memory in megabytes: `process` is a pid, or
+/// `self` for the test itself.
+pub fn resident_megabytes(process: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{process}/status")).expect("the process's status");
+    let kilobytes = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("a VmRSS line");
+    kilobytes / 1024
+}
+
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
