@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use crate::search::{
     Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
+    build_proof_tree,
 };
 
 /// How a game ended, for any game: a game's own typed outcome seen through
@@ -257,6 +258,23 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
         position = game.play(&position, mv);
     }
     legal
+}
+
+/// `Session::proof_tree` for a game: the tree of `root` (see
+/// `search::build_proof_tree`), a line for each entry: the position line,
+/// the winner's move and at most how many plies the game then lasts.
+pub(crate) fn proof_tree_lines<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    leaf_nodes: u64,
+    megabytes: usize,
+) -> Result<Vec<String>, String>
+where
+    G::Position: fmt::Display,
+    G::Move: fmt::Display,
+{
+    let entries = build_proof_tree(game, root, leaf_nodes, megabytes)?;
+    Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
 }
 
 /// The first move the game allows, for when the search has none to give.

@@ -28,6 +28,17 @@ pub type ProofTreeEntries<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G
 /// of a leaf's few nodes needs little, and the table is cleared for each.
 const LEAF_TABLE_MEGABYTES: usize = 4;
 
+/// Whether `position` may end a tree: the search in play tries proofs
+/// there (the game's bound on the plies left is within its
+/// `proof_horizon`, as for one thread under a clock), and the side to move
+/// is proved to win within `nodes` nodes with a cleared `table`. A
+/// position the search would not try to prove is no leaf however cheap its
+/// proof: nothing in play would settle it.
+fn settled_in_play<G: SearchGame>(game: &G, position: &G::Position, nodes: u64, table: &mut ProofTable) -> bool {
+    let tried = game.plies_left_bound(position).is_some_and(|bound| bound <= game.policy().proof_horizon);
+    tried && wins_within(game, position, nodes, table)
+}
+
 /// Whether the side to move at `position` is proved to win within
 /// `nodes` nodes, with a cleared `table`.
 fn wins_within<G: SearchGame>(game: &G, position: &G::Position, nodes: u64, table: &mut ProofTable) -> bool {
@@ -65,12 +76,14 @@ fn next_winner_positions<G: SearchGame>(
     Ok(())
 }
 
-/// The proof tree of `root`, a two-player position whose side to move
-/// wins: the proved move of every position the winner meets, whatever the
-/// loser replies (positions equal up to a symmetry once), except those
-/// that a search proves within `leaf_nodes` nodes with a cleared table.
-/// The root is always an entry. The full proofs use a table of
-/// `megabytes`. `Err` if the side to move does not win.
+/// The proof tree of `root`, a two-player position: the proved move of
+/// every position the winner meets, whatever the loser replies (positions
+/// equal up to a symmetry once), except those that a search proves within
+/// `leaf_nodes` nodes with a cleared table and where the search in play
+/// tries proofs (`settled_in_play`). Where the side to move wins, the root
+/// is always the first entry; where it loses, the tree starts from every
+/// one of its moves. The full proofs use a table of `megabytes`. `Err` if
+/// no proof is found.
 pub fn build_proof_tree<G: SearchGame>(
     game: &G,
     root: &G::Position,
@@ -80,26 +93,37 @@ pub fn build_proof_tree<G: SearchGame>(
     if game.players(root) != 2 {
         return Err("proof trees are for two players".to_string());
     }
-    let winner = game.mover(root);
     let mut table = ProofTable::new(megabytes);
     let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
+    let same_side = |a: usize, b: usize| a == b;
+    let prove = |position: &G::Position, table: &mut ProofTable| {
+        let mut interrupt = |_: u64| false;
+        Prover::new(game, table, &same_side, 0, &mut interrupt)
+            .prove(position)
+            .map_err(|unproven| format!("no proof: {unproven:?}"))
+    };
+    let root_wins = prove(root, &mut table)?.mover_wins;
+    // Two players: seats 0 and 1.
+    let winner = if root_wins { game.mover(root) } else { 1 - game.mover(root) };
     let mut entries = Vec::new();
     let mut seen = HashSet::new();
-    let mut stack = vec![*root];
+    let mut stack = Vec::new();
+    if root_wins {
+        stack.push(*root);
+    } else {
+        next_winner_positions(game, root, winner, &mut stack)?;
+    }
     while let Some(position) = stack.pop() {
         if !seen.insert(game.symmetric_key(&position).0) {
             continue;
         }
-        if !entries.is_empty() && wins_within(game, &position, leaf_nodes, &mut leaf_table) {
+        let is_root = root_wins && entries.is_empty();
+        if !is_root && settled_in_play(game, &position, leaf_nodes, &mut leaf_table) {
             continue;
         }
-        let same_side = |a: usize, b: usize| a == b;
-        let mut interrupt = |_: u64| false;
-        let proven = Prover::new(game, &mut table, &same_side, 0, &mut interrupt)
-            .prove(&position)
-            .map_err(|unproven| format!("no proof: {unproven:?}"))?;
+        let proven = prove(&position, &mut table)?;
         if !proven.mover_wins {
-            return Err("the side to move loses".to_string());
+            return Err("the winner's position is lost".to_string());
         }
         let mv = proved_move(game, &position, &table, 0)
             .filter(|&mv| game.is_legal(&position, mv))
@@ -110,42 +134,53 @@ pub fn build_proof_tree<G: SearchGame>(
     Ok(entries)
 }
 
-/// Proves `root` again from a proof tree: the root is an entry, each
-/// entry's move is legal, and every reply of the loser leads to the
+/// Proves `root` again from a proof tree. Where the root is an entry, its
+/// side to move is the winner; otherwise the other side is, and every move
+/// at the root is a reply of the loser. Each entry's move must be the
+/// winner's and legal, and every reply of the loser must lead to the
 /// winner's win, to another entry (up to a symmetry), or to a position the
-/// winner is proved to win within `leaf_nodes` nodes with a cleared table.
-/// Returns how many leaves were proved; `Err` says where the tree fails.
+/// winner is proved to win within `leaf_nodes` nodes with a cleared table,
+/// where the search in play tries proofs (`settled_in_play`). Returns how
+/// many leaves were proved; `Err` says where the tree fails.
 pub fn check_proof_tree<G: SearchGame>(
     game: &G,
     root: &G::Position,
     entries: &[(G::Position, G::Move)],
     leaf_nodes: u64,
 ) -> Result<usize, String> {
+    if game.players(root) != 2 {
+        return Err("proof trees are for two players".to_string());
+    }
     let keys: HashMap<u64, usize> =
         entries.iter().enumerate().map(|(index, (position, _))| (game.symmetric_key(position).0, index)).collect();
-    if !keys.contains_key(&game.symmetric_key(root).0) {
-        return Err("the root is not an entry".to_string());
-    }
-    let winner = game.mover(root);
+    let root_entry = keys.contains_key(&game.symmetric_key(root).0);
+    // Two players: seats 0 and 1.
+    let winner = if root_entry { game.mover(root) } else { 1 - game.mover(root) };
     let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
     let mut leaves_proved = HashSet::new();
-    for (index, (position, mv)) in entries.iter().enumerate() {
-        if game.mover(position) != winner || !game.is_legal(position, *mv) {
-            return Err(format!("entry {}: not the winner's legal move", index + 1));
-        }
+    let mut check_replies = |after: &G::Position, place: &str| -> Result<(), String> {
         let mut next = Vec::new();
-        next_winner_positions(game, &game.play(position, *mv), winner, &mut next)
-            .map_err(|error| format!("entry {}: {error}", index + 1))?;
+        next_winner_positions(game, after, winner, &mut next).map_err(|error| format!("{place}: {error}"))?;
         for child in next {
             let key = game.symmetric_key(&child).0;
             if keys.contains_key(&key) || leaves_proved.contains(&key) {
                 continue;
             }
-            if !wins_within(game, &child, leaf_nodes, &mut leaf_table) {
-                return Err(format!("entry {}: a reply leads to a position neither an entry nor proved", index + 1));
+            if !settled_in_play(game, &child, leaf_nodes, &mut leaf_table) {
+                return Err(format!("{place}: a reply leads to a position neither an entry nor proved"));
             }
             leaves_proved.insert(key);
         }
+        Ok(())
+    };
+    if !root_entry {
+        check_replies(root, "the root")?;
+    }
+    for (index, (position, mv)) in entries.iter().enumerate() {
+        if game.mover(position) != winner || !game.is_legal(position, *mv) {
+            return Err(format!("entry {}: not the winner's legal move", index + 1));
+        }
+        check_replies(&game.play(position, *mv), &format!("entry {}", index + 1))?;
     }
     Ok(leaves_proved.len())
 }

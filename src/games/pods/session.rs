@@ -150,6 +150,23 @@ impl Session for PodsSession {
         format!("eval {} to move: {terms}", position.side_to_move().name())
     }
 
+    /// The standard game only: the proof search weighs no draws, and the
+    /// advanced game has draws by repetition. With no ply limit: a proof
+    /// holds whatever limit a match sets above its length.
+    fn proof_tree(&self, leaf_nodes: u64, megabytes: usize) -> Result<Vec<String>, String> {
+        let rules = self.record.rules();
+        if rules.variant() == Variant::Advanced {
+            return Err("proof trees are for the standard game only: the advanced game has draws by repetition, \
+                        which the proof search cannot weigh (try --variant standard)"
+                .to_string());
+        }
+        if self.outcome().is_some() {
+            return Err("the game is over".to_string());
+        }
+        let adapter = PodsAdapter::new(Arc::clone(rules), 0).with_weights(self.weights);
+        games::proof_tree_lines(&adapter, self.record.position(), leaf_nodes, megabytes)
+    }
+
     fn search(
         &self,
         searcher: &mut Searcher,

@@ -9,7 +9,7 @@ use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{self, PlayError, Session, read_move, search_in_notation};
-use crate::search::{Limits, Progress, SearchResult, Searcher, Signals, build_proof_tree};
+use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
 /// played and a forfeit.
@@ -174,8 +174,7 @@ impl Session for PoldrSession {
         if self.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        let entries = build_proof_tree(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)?;
-        Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
+        games::proof_tree_lines(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)
     }
 
     fn search(
