@@ -96,14 +96,14 @@ struct SolveArgs {
     /// Print the proof tree instead (POLD.R with two players, or the
     /// standard Pods game; the side to move winning): the winner's proved
     /// move at every position of one proof, for every reply of the loser,
-    /// down to positions that prove within --leaf-nodes nodes and where the
-    /// search in play tries proofs; one line each: the position, the move,
-    /// at most how many plies the game then lasts. The books the games carry.
+    /// down to positions that prove within --leaf-nodes nodes (Pods: and
+    /// where the search in play tries proofs); one line each: the position,
+    /// the move, at most how many plies the game then lasts. The books the
+    /// games carry.
     #[arg(long, conflicts_with_all = ["json", "movetime", "certificate"])]
     tree: bool,
     /// With --tree: positions proved within this many nodes (with a
-    /// cleared table of 4 MB), where the search in play tries proofs, end
-    /// the tree.
+    /// cleared table of 4 MB) end the tree.
     #[arg(long, default_value_t = 50_000, value_name = "NODES", requires = "tree", value_parser = clap::value_parser!(u64).range(1..))]
     leaf_nodes: u64,
     /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).

@@ -109,7 +109,7 @@ fn a_bad_line_during_a_search_leaves_it_running() {
 fn unknown_option_names_from_tournament_managers_are_reported_and_ignored() {
     let mut engine = EngineProcess::start();
     engine.send(SETUP);
-    for name in ["debug", "ownbook"] {
+    for name in ["debug", "UCI_Chess960"] {
         let replies = check_bad_input(&mut engine, &line(&format!("setoption name {name} value false")), 1);
         assert!(replies[0].starts_with(&format!("info string error: unknown option '{name}' ignored")), "{replies:?}");
     }

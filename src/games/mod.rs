@@ -21,7 +21,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::search::{
-    Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
+    Leaves, Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
     build_proof_tree,
 };
 
@@ -74,6 +74,9 @@ pub trait Session: Send {
     /// A copy of the game, behind a box like this one (what `Clone` for
     /// `Box<dyn Session>` calls).
     fn box_clone(&self) -> Box<dyn Session>;
+    /// Reads now what the game would otherwise read at its first search
+    /// (a book of proved moves), so that no clock pays for it: `isready`.
+    fn prepare(&self) {}
     /// The current position as a position line.
     fn position_line(&self) -> String;
     /// The position's hash key, kept up to date move by move: a position
@@ -220,6 +223,7 @@ pub fn search_in_notation<G: SearchGame>(
         Progress::CurrentMove { depth, mv, number } => {
             report(Progress::CurrentMove { depth, mv: mv.to_string(), number })
         }
+        Progress::Note(text) => report(Progress::Note(text)),
     });
     let best = result.best_move.filter(|&mv| game.is_legal(root, mv)).or_else(|| {
         let first = allowed.first().copied().or_else(|| first_legal_move(game, root));
@@ -266,14 +270,14 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
 pub(crate) fn proof_tree_lines<G: SearchGame>(
     game: &G,
     root: &G::Position,
-    leaf_nodes: u64,
+    leaves: Leaves,
     megabytes: usize,
 ) -> Result<Vec<String>, String>
 where
     G::Position: fmt::Display,
     G::Move: fmt::Display,
 {
-    let entries = build_proof_tree(game, root, leaf_nodes, megabytes)?;
+    let entries = build_proof_tree(game, root, leaves, megabytes)?;
     Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
 }
 

@@ -166,9 +166,13 @@ impl Engine {
     }
 
     fn is_ready(&mut self) {
-        // The first `isready` is the moment UGI allows the big allocation.
+        // The first `isready` is the moment UGI allows the big allocation,
+        // and the game reads its books (not in a search's time).
         if self.search.is_none() && self.searcher.is_none() {
             self.searcher = Some(self.new_searcher());
+        }
+        if self.search.is_none() {
+            self.session.prepare();
         }
         self.output.line("readyok");
     }
@@ -179,6 +183,7 @@ impl Engine {
         searcher.set_threads(self.settings.threads);
         searcher.set_multiplayer(self.settings.multiplayer);
         searcher.set_lines(self.settings.lines);
+        searcher.set_own_book(self.settings.own_book);
         searcher
     }
 
@@ -285,6 +290,11 @@ impl Engine {
             OptionName::Engine(EngineOption::MultiPv) => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.set_lines(self.settings.lines);
+                }
+            }
+            OptionName::Engine(EngineOption::OwnBook) => {
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.set_own_book(self.settings.own_book);
                 }
             }
             OptionName::Engine(EngineOption::MaxPlies) => self.session.set_max_plies(self.settings.max_plies),
@@ -553,7 +563,7 @@ mod tests {
     fn options_change_the_game_and_bad_values_change_nothing() {
         let (mut engine, sink) = engine();
         let replies =
-            run(&mut engine, &sink, &["setoption name Variant value chess", "setoption name ownbook value true"]);
+            run(&mut engine, &sink, &["setoption name Variant value chess", "setoption name ownbook value maybe"]);
         assert_eq!(replies.len(), 2);
         assert!(replies.iter().all(|line| line.starts_with("info string error: ")), "{replies:?}");
         assert_eq!(engine.settings.values().text("Variant"), "standard");

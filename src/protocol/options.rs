@@ -20,6 +20,7 @@ pub(crate) enum EngineOption {
     MultiplayerSearch,
     MultiPv,
     Ponder,
+    OwnBook,
     /// A button: empties the hash table and everything learned.
     ClearHash,
 }
@@ -31,7 +32,7 @@ pub const MAX_HASH_MEGABYTES: u64 = 1024;
 
 impl EngineOption {
     /// In the order `ugi` declares them (the games' parameters follow `Game`).
-    pub const ALL: [EngineOption; 9] = [
+    pub const ALL: [EngineOption; 10] = [
         EngineOption::Hash,
         EngineOption::Threads,
         EngineOption::Game,
@@ -40,6 +41,7 @@ impl EngineOption {
         EngineOption::MultiplayerSearch,
         EngineOption::MultiPv,
         EngineOption::Ponder,
+        EngineOption::OwnBook,
         EngineOption::ClearHash,
     ];
 
@@ -93,6 +95,13 @@ impl EngineOption {
                 Parameter::spin("MultiPV", 1..=256, 1, "how many best lines each iteration reports (see `go`)")
             }
             EngineOption::Ponder => Parameter::check("Ponder", false, "`bestmove` names the reply to ponder on"),
+            EngineOption::OwnBook => Parameter::check(
+                "OwnBook",
+                true,
+                "play the proved moves the game carries (proof trees of the standard Pods game's proved 4-ply \
+                 openings, of POLD.R's 5x5 and 6x6 starts) at once, reported as `info string book: ...` and a mate \
+                 score, where a timed search would try proofs; false: search those positions as any other",
+            ),
             EngineOption::ClearHash => Parameter::button(
                 "Clear Hash",
                 "empties the hash table, the proofs and the move-ordering history (no value)",
@@ -157,6 +166,8 @@ pub(crate) struct Settings {
     pub lines: usize,
     /// Whether `bestmove` names the move to ponder on.
     pub ponder: bool,
+    /// Whether the games' books of proved moves are played (`OwnBook`).
+    pub own_book: bool,
     /// Each game's parameters, in the registry's order; a game keeps its
     /// own while another is selected.
     pub games: Vec<Values>,
@@ -174,6 +185,7 @@ impl Settings {
             multiplayer: MultiplayerSearch::default(),
             lines: 0,
             ponder: false,
+            own_book: false,
             games: registry.games().iter().map(|game| Values::defaults(&game.parameters())).collect(),
         };
         for option in EngineOption::ALL {
@@ -219,6 +231,7 @@ impl Settings {
             }
             EngineOption::MultiPv => self.lines = number() as usize,
             EngineOption::Ponder => self.ponder = value == "true",
+            EngineOption::OwnBook => self.own_book = value == "true",
             // A button has no value to keep; the engine acts on it.
             EngineOption::ClearHash => {}
         }
@@ -272,7 +285,8 @@ mod tests {
         assert_eq!(find("hash"), Some(OptionName::Engine(EngineOption::Hash)));
         assert_eq!(find("MAXPLIES"), Some(OptionName::Engine(EngineOption::MaxPlies)));
         assert!(matches!(find("size"), Some(OptionName::Game(1, parameter)) if parameter.name == "Size"));
-        assert_eq!(find("ownbook"), None);
+        assert_eq!(find("ownbook"), Some(OptionName::Engine(EngineOption::OwnBook)));
+        assert_eq!(find("book"), None);
     }
 
     #[test]

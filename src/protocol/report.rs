@@ -97,6 +97,9 @@ pub enum SearchInfo {
         /// Its place in the iteration's move order, from 1.
         number: usize,
     },
+    /// `info string <text>`: a remark of the search's, such as a move
+    /// played from the book.
+    Note(String),
 }
 
 impl fmt::Display for SearchInfo {
@@ -106,6 +109,7 @@ impl fmt::Display for SearchInfo {
             SearchInfo::CurrentMove { depth, mv, number } => {
                 write!(f, "info depth {depth} currmove {mv} currmovenumber {number}")
             }
+            SearchInfo::Note(text) => write!(f, "info string {text}"),
         }
     }
 }
@@ -158,6 +162,7 @@ pub fn search_and_report(
             emit(&SearchInfo::Line(info));
         }
         Progress::CurrentMove { depth, mv, number } => emit(&SearchInfo::CurrentMove { depth, mv, number }),
+        Progress::Note(text) => emit(&SearchInfo::Note(text.to_string())),
     });
     let ponder = last_pv.get(1).filter(|_| last_pv.first() == result.best_move.as_ref()).cloned();
     BestMove { best: result.best_move, ponder }

@@ -114,6 +114,9 @@ pub enum Progress<'a, M> {
         /// Its place in the iteration's order, from 1.
         number: usize,
     },
+    /// A remark in words about the search, such as where its move comes
+    /// from (the protocol's `info string`).
+    Note(&'a str),
 }
 
 impl<M> Report<M> {

@@ -28,15 +28,26 @@ pub type ProofTreeEntries<G> = Vec<ProofTreeEntry<<G as GameRules>::Position, <G
 /// of a leaf's few nodes needs little, and the table is cleared for each.
 const LEAF_TABLE_MEGABYTES: usize = 4;
 
-/// Whether `position` may end a tree: the search in play tries proofs
-/// there (the game's bound on the plies left is within its
-/// `proof_horizon`, as for one thread under a clock), and the side to move
-/// is proved to win within `nodes` nodes with a cleared `table`. A
-/// position the search would not try to prove is no leaf however cheap its
-/// proof: nothing in play would settle it.
-fn settled_in_play<G: SearchGame>(game: &G, position: &G::Position, nodes: u64, table: &mut ProofTable) -> bool {
-    let tried = game.plies_left_bound(position).is_some_and(|bound| bound <= game.policy().proof_horizon);
-    tried && wins_within(game, position, nodes, table)
+/// Which positions end a tree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Leaves {
+    /// Positions the side to move is proved to win within this many nodes
+    /// with a cleared table.
+    pub nodes: u64,
+    /// Only where the search in play tries proofs: the game's bound on the
+    /// plies left is within its `proof_horizon` (as for one thread under a
+    /// clock). A position the search would not try to prove is then no
+    /// leaf however cheap its proof, since nothing in play would settle it.
+    /// (POLD.R's books were written without it: some of the 6x6 book's
+    /// leaves are beyond its horizon of 90 plies.)
+    pub in_play: bool,
+}
+
+/// Whether `position` ends a tree under `leaves`.
+fn is_leaf<G: SearchGame>(game: &G, position: &G::Position, leaves: Leaves, table: &mut ProofTable) -> bool {
+    let tried = !leaves.in_play
+        || game.plies_left_bound(position).is_some_and(|bound| bound <= game.policy().proof_horizon);
+    tried && wins_within(game, position, leaves.nodes, table)
 }
 
 /// Whether the side to move at `position` is proved to win within
@@ -78,16 +89,14 @@ fn next_winner_positions<G: SearchGame>(
 
 /// The proof tree of `root`, a two-player position: the proved move of
 /// every position the winner meets, whatever the loser replies (positions
-/// equal up to a symmetry once), except those that a search proves within
-/// `leaf_nodes` nodes with a cleared table and where the search in play
-/// tries proofs (`settled_in_play`). Where the side to move wins, the root
+/// equal up to a symmetry once), except the `leaves`. Where the side to move wins, the root
 /// is always the first entry; where it loses, the tree starts from every
 /// one of its moves. The full proofs use a table of `megabytes`. `Err` if
 /// no proof is found.
 pub fn build_proof_tree<G: SearchGame>(
     game: &G,
     root: &G::Position,
-    leaf_nodes: u64,
+    leaves: Leaves,
     megabytes: usize,
 ) -> Result<ProofTreeEntries<G>, String> {
     if game.players(root) != 2 {
@@ -118,7 +127,7 @@ pub fn build_proof_tree<G: SearchGame>(
             continue;
         }
         let is_root = root_wins && entries.is_empty();
-        if !is_root && settled_in_play(game, &position, leaf_nodes, &mut leaf_table) {
+        if !is_root && is_leaf(game, &position, leaves, &mut leaf_table) {
             continue;
         }
         let proven = prove(&position, &mut table)?;
@@ -138,15 +147,29 @@ pub fn build_proof_tree<G: SearchGame>(
 /// side to move is the winner; otherwise the other side is, and every move
 /// at the root is a reply of the loser. Each entry's move must be the
 /// winner's and legal, and every reply of the loser must lead to the
-/// winner's win, to another entry (up to a symmetry), or to a position the
-/// winner is proved to win within `leaf_nodes` nodes with a cleared table,
-/// where the search in play tries proofs (`settled_in_play`). Returns how
+/// winner's win, to another entry (up to a symmetry), or to a leaf (the
+/// winner proved to win within `leaves.nodes` nodes with a cleared table,
+/// where the search in play tries proofs if `leaves.in_play`). Returns how
 /// many leaves were proved; `Err` says where the tree fails.
 pub fn check_proof_tree<G: SearchGame>(
     game: &G,
     root: &G::Position,
     entries: &[(G::Position, G::Move)],
-    leaf_nodes: u64,
+    leaves: Leaves,
+) -> Result<usize, String> {
+    check_proof_tree_sample(game, root, entries, leaves, |_| true)
+}
+
+/// `check_proof_tree` for the entries whose index `sampled` picks (and the
+/// root's replies where the root is no entry): a check of part of a tree
+/// too large to prove again in full every time. Every entry still counts
+/// as proved where a reply leads to it.
+pub fn check_proof_tree_sample<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    entries: &[(G::Position, G::Move)],
+    leaves: Leaves,
+    sampled: impl Fn(usize) -> bool,
 ) -> Result<usize, String> {
     if game.players(root) != 2 {
         return Err("proof trees are for two players".to_string());
@@ -166,7 +189,7 @@ pub fn check_proof_tree<G: SearchGame>(
             if keys.contains_key(&key) || leaves_proved.contains(&key) {
                 continue;
             }
-            if !settled_in_play(game, &child, leaf_nodes, &mut leaf_table) {
+            if !is_leaf(game, &child, leaves, &mut leaf_table) {
                 return Err(format!("{place}: a reply leads to a position neither an entry nor proved"));
             }
             leaves_proved.insert(key);
@@ -176,7 +199,7 @@ pub fn check_proof_tree<G: SearchGame>(
     if !root_entry {
         check_replies(root, "the root")?;
     }
-    for (index, (position, mv)) in entries.iter().enumerate() {
+    for (index, (position, mv)) in entries.iter().enumerate().filter(|&(index, _)| sampled(index)) {
         if game.mover(position) != winner || !game.is_legal(position, *mv) {
             return Err(format!("entry {}: not the winner's legal move", index + 1));
         }

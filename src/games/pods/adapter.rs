@@ -144,6 +144,14 @@ impl GameKnowledge for PodsAdapter {
             .then(|| Side::BOTH.into_iter().map(|side| most_placements(&self.rules, position, side)).sum())
     }
 
+    /// The proof books of the standard game's proved 4-ply openings
+    /// (`book.rs`), where the game ends, as the proof says, before a
+    /// match's ply limit.
+    fn known_win(&self, position: &Position) -> Option<(Move, u32)> {
+        let (mv, plies) = super::book::known_win(&self.rules, position)?;
+        (self.max_plies == 0 || position.ply().saturating_add(plies) < self.max_plies).then_some((mv, plies))
+    }
+
     fn expected_moves_left(&self, position: &Position) -> u32 {
         let in_hand = position.hand(position.side_to_move()).count();
         match self.rules.variant() {

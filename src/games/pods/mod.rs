@@ -3,6 +3,7 @@
 
 mod adapter;
 mod board;
+mod book;
 mod endgame;
 mod eval;
 mod moves;

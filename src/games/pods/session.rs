@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Variant, Weights, perft, perft_until};
 use crate::games::{self, PlayError, Session, SolveRequest, Solved, read_move, search_in_notation, solve_in_notation};
-use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
+use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A Pods game in progress behind `Session`: its record and the weights
 /// its evaluation uses.
@@ -36,6 +36,14 @@ impl PodsSession {
 impl Session for PodsSession {
     fn box_clone(&self) -> Box<dyn Session> {
         Box::new(self.clone())
+    }
+
+    /// The proof books are read at the first search of the standard game
+    /// otherwise: 19,237 positions.
+    fn prepare(&self) {
+        if self.record.rules().variant() == Variant::Standard {
+            super::book::load();
+        }
     }
 
     fn position_line(&self) -> String {
@@ -164,7 +172,10 @@ impl Session for PodsSession {
             return Err("the game is over".to_string());
         }
         let adapter = PodsAdapter::new(Arc::clone(rules), 0).with_weights(self.weights);
-        games::proof_tree_lines(&adapter, self.record.position(), leaf_nodes, megabytes)
+        // In timed play the standard game tries proofs only within its proof
+        // horizon (tunables.rs): a cheap proof before that settles nothing.
+        let leaves = Leaves { nodes: leaf_nodes, in_play: true };
+        games::proof_tree_lines(&adapter, self.record.position(), leaves, megabytes)
     }
 
     fn search(

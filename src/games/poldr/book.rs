@@ -89,7 +89,7 @@ pub fn known_win(position: &Position) -> Option<(Move, u32)> {
 mod tests {
     use super::*;
     use crate::games::poldr::PoldrAdapter;
-    use crate::search::check_proof_tree;
+    use crate::search::{Leaves, check_proof_tree};
 
     /// Every book proves its start again: each entry's move is legal, and
     /// every reply of the loser leads to another entry or to a position
@@ -109,7 +109,7 @@ mod tests {
                 })
                 .collect();
             let start = Position::start(book.size, 2, book.bricks).unwrap();
-            let leaves = check_proof_tree(&PoldrAdapter::default(), &start, &entries, LEAF_NODES)
+            let leaves = check_proof_tree(&PoldrAdapter::default(), &start, &entries, Leaves { nodes: LEAF_NODES, in_play: false })
                 .unwrap_or_else(|error| panic!("{}: {error}", book.name));
             assert!(leaves > 0, "{}", book.name);
         }

@@ -9,7 +9,7 @@ use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{self, PlayError, Session, read_move, search_in_notation};
-use crate::search::{Limits, Progress, SearchResult, Searcher, Signals};
+use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
 /// played and a forfeit.
@@ -174,7 +174,9 @@ impl Session for PoldrSession {
         if self.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        games::proof_tree_lines(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)
+        // Leaves as the carried books were written: by their proof's cost alone.
+        let leaves = Leaves { nodes: leaf_nodes, in_play: false };
+        games::proof_tree_lines(&PoldrAdapter::default(), &self.position, leaves, megabytes)
     }
 
     fn search(

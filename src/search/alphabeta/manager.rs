@@ -53,6 +53,8 @@ pub(super) struct Plan {
     pub(super) lines: usize,
     /// Stop once the side to move has a win in this many own moves.
     pub(super) mate: Option<u32>,
+    /// Play the game's proved moves (`GameKnowledge::known_win`) where it has one.
+    pub(super) book: bool,
 }
 
 /// How an iteration ended.
@@ -161,15 +163,20 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         self.finish(plan.infinite, state)
     }
 
-    /// The game's known win at `root`, reported as a proof, where proofs are
+    /// The game's known win at `root`, reported as a proof and said to come
+    /// from the book, where the book is wanted (`OwnBook`), proofs are
     /// tried (one line, every move), not asked for (a proof is then wanted,
     /// not a book), and the search has no fixed depth.
     fn known_win(&mut self, root: &G::Position, allowed: &[G::Move], plan: &Plan) -> Option<SearchResult<G::Move>> {
         let proofs_tried = self.proofs.table.is_some() || self.proofs.by_helper;
-        if !proofs_tried || self.proofs.first || plan.max_depth < MAX_PLY as u32 - 1 {
+        if !plan.book || !proofs_tried || self.proofs.first || plan.max_depth < MAX_PLY as u32 - 1 {
             return None;
         }
         let (mv, plies) = self.worker.game.known_win(root).filter(|(mv, _)| allowed.contains(mv))?;
+        (self.report.borrow_mut())(Progress::Note(&format!(
+            "book: a proved win from the proof book the game carries, not searched (OwnBook false: search instead); \
+             the game ends within {plies} plies"
+        )));
         let found = FoundLine { score: MATE - plies as i32, pv: vec![mv], seldepth: plies };
         let (result, report) = self.report_found(root, 1, 1, found);
         self.proof_line = Some(report);

@@ -31,6 +31,8 @@ pub struct Searcher {
     multiplayer: MultiplayerSearch,
     /// How many best lines to find (MultiPV).
     lines: usize,
+    /// Whether the game's proved moves are played where it has them (`OwnBook`).
+    own_book: bool,
     /// Test seam: helper threads after this many fail to start.
     #[cfg(test)]
     pub(super) spawn_limit: Option<usize>,
@@ -47,6 +49,7 @@ impl Searcher {
             histories: vec![vec![0; HISTORY_SIZE]],
             multiplayer: MultiplayerSearch::default(),
             lines: 1,
+            own_book: true,
             #[cfg(test)]
             spawn_limit: None,
         }
@@ -119,6 +122,13 @@ impl Searcher {
         self.lines = lines.max(1);
     }
 
+    /// Whether the game's proved moves (`GameKnowledge::known_win`, a book
+    /// the game carries) are played at once where it has one (the default),
+    /// or the position is searched as any other.
+    pub fn set_own_book(&mut self, own_book: bool) {
+        self.own_book = own_book;
+    }
+
     /// How searches of more than two players treat the others. Max-n runs
     /// on one thread: helpers would only repeat its tree, which has no
     /// table to share.
@@ -171,6 +181,7 @@ impl Searcher {
             infinite: limits.infinite,
             lines: self.lines,
             mate: limits.mate,
+            book: self.own_book,
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let helper_histories: &mut [Vec<i32>] = if single { &mut [] } else { helper_histories };

@@ -1,0 +1,238 @@
+//! The proved moves the standard Pods game carries: for each 4-ply balanced
+//! opening of `std200.txt`'s first 67 that `podium solve` proved
+//! (docs/pods-strength.md, "Letting a won game go"), the winner's move at
+//! every position of one proof, for every reply of the loser, down to
+//! positions where the search in play tries proofs and that prove within
+//! `LEAF_NODES` nodes. The files in `book/` are written by `podium solve
+//! --tree` (the command heads each file), never by hand, and proved again
+//! by the tests. Only for the standard game on the default board with the
+//! default pods.
+//!
+//! A position is known by its hash, which leaves out the ply (so a move
+//! counter does not matter and any order of the same placements finds it),
+//! then compared in full but for the ply; the move is checked legal before
+//! it is given.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use super::{Board, Move, PodSet, Position, Rules, Variant};
+#[cfg(test)]
+use super::Rotation;
+
+/// A book: its file's name in `book/` and its text.
+pub struct BookFile {
+    /// The file's name in `book/`.
+    pub name: &'static str,
+    /// The file's text: comment lines (`#`), then one position a line.
+    pub text: &'static str,
+}
+
+/// Positions that a proof settles within this many nodes (with a cleared
+/// table of 4 MB), where the search in play tries proofs (from 20
+/// placements left at most), end the trees. At 1 s + 10 ms a move's
+/// proofs together got 28,608 to 39,040 nodes in the positions with 19 or
+/// 20 placements left that they did not prove (6 games against cece54b,
+/// 2026-11-27, docs/pods-strength.md), and a proof between two iterations
+/// gets at least 20,000 (`min_proof_nodes`) unless the clock cuts it.
+#[cfg(test)]
+const LEAF_NODES: u64 = 20_000;
+
+/// Every book the standard game carries: `std200-NN.txt` is opening NN of
+/// `std200.txt` (counted from 1, comments left out).
+pub const BOOKS: &[BookFile] = &[
+    BookFile { name: "std200-01.txt", text: include_str!("book/std200-01.txt") },
+    BookFile { name: "std200-03.txt", text: include_str!("book/std200-03.txt") },
+    BookFile { name: "std200-04.txt", text: include_str!("book/std200-04.txt") },
+    BookFile { name: "std200-05.txt", text: include_str!("book/std200-05.txt") },
+    BookFile { name: "std200-06.txt", text: include_str!("book/std200-06.txt") },
+    BookFile { name: "std200-11.txt", text: include_str!("book/std200-11.txt") },
+    BookFile { name: "std200-12.txt", text: include_str!("book/std200-12.txt") },
+    BookFile { name: "std200-14.txt", text: include_str!("book/std200-14.txt") },
+    BookFile { name: "std200-15.txt", text: include_str!("book/std200-15.txt") },
+    BookFile { name: "std200-16.txt", text: include_str!("book/std200-16.txt") },
+    BookFile { name: "std200-22.txt", text: include_str!("book/std200-22.txt") },
+    BookFile { name: "std200-25.txt", text: include_str!("book/std200-25.txt") },
+    BookFile { name: "std200-29.txt", text: include_str!("book/std200-29.txt") },
+    BookFile { name: "std200-35.txt", text: include_str!("book/std200-35.txt") },
+    BookFile { name: "std200-41.txt", text: include_str!("book/std200-41.txt") },
+    BookFile { name: "std200-42.txt", text: include_str!("book/std200-42.txt") },
+    BookFile { name: "std200-47.txt", text: include_str!("book/std200-47.txt") },
+    BookFile { name: "std200-50.txt", text: include_str!("book/std200-50.txt") },
+    BookFile { name: "std200-54.txt", text: include_str!("book/std200-54.txt") },
+    BookFile { name: "std200-55.txt", text: include_str!("book/std200-55.txt") },
+    BookFile { name: "std200-56.txt", text: include_str!("book/std200-56.txt") },
+    BookFile { name: "std200-61.txt", text: include_str!("book/std200-61.txt") },
+    BookFile { name: "std200-62.txt", text: include_str!("book/std200-62.txt") },
+    BookFile { name: "std200-65.txt", text: include_str!("book/std200-65.txt") },
+];
+
+/// The standard game's rules, which the books are for.
+static STANDARD: LazyLock<Rules> = LazyLock::new(|| Rules::default_for(Variant::Standard));
+
+/// One line of a book: a position line (five fields), the move and the
+/// plies, or `None` for a comment or a blank line. The move must be legal.
+pub fn parse_line(line: &str) -> Option<Result<(Position, Move, u32), String>> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let [board, side, hands, rotation, ply, mv, plies] = fields[..] else {
+        return Some(Err(format!("not a book line (a position, a move, plies): {line}")));
+    };
+    let parsed = (|| {
+        let position = Position::parse(&[board, side, hands, rotation, ply].join(" "), &STANDARD)
+            .map_err(|error| format!("{error}"))?;
+        let mv: Move = mv.parse().map_err(|error| format!("{error}"))?;
+        position.check(&STANDARD, mv).map_err(|error| format!("{mv}: {error}"))?;
+        let plies: u32 = plies.parse().map_err(|_| format!("not a number of plies: {plies}"))?;
+        Ok((position, mv, plies))
+    })();
+    Some(parsed.map_err(|error: String| format!("{error}: {line}")))
+}
+
+/// Every book's entries by the hash of their position (which leaves out
+/// the ply).
+static KNOWN: LazyLock<HashMap<u64, Vec<(Position, Move, u32)>>> = LazyLock::new(|| {
+    let mut known: HashMap<u64, Vec<(Position, Move, u32)>> = HashMap::new();
+    for book in BOOKS {
+        for parsed in book.text.lines().filter_map(parse_line) {
+            // The tests read every book.
+            let (position, mv, plies) = parsed.unwrap_or_else(|error| panic!("book {}: {error}", book.name));
+            known.entry(position.hash()).or_default().push((position, mv, plies));
+        }
+    }
+    known
+});
+
+/// Reads the books now, not at the first lookup.
+pub fn load() {
+    LazyLock::force(&KNOWN);
+}
+
+/// Whether two positions are the same but perhaps for their ply.
+fn same_but_ply(a: &Position, b: &Position) -> bool {
+    let without_ply = |position: &Position| {
+        let line = position.to_string();
+        line.rsplit_once(' ').map_or(line.clone(), |(rest, _)| rest.to_string())
+    };
+    a.hash() == b.hash() && without_ply(a) == without_ply(b)
+}
+
+/// The book's winning move at `position` under `rules`, and at most how
+/// many plies the game then lasts: only for the standard game on the
+/// default board with the default pods, and only a legal move.
+pub fn known_win(rules: &Rules, position: &Position) -> Option<(Move, u32)> {
+    if rules.variant() != Variant::Standard || *rules.board() != Board::default() || *rules.pods() != PodSet::default()
+    {
+        return None;
+    }
+    let entries = KNOWN.get(&position.hash())?;
+    let &(_, mv, plies) = entries.iter().find(|(known, _, _)| same_but_ply(known, position))?;
+    position.check(rules, mv).is_ok().then_some((mv, plies))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::games::pods::PodsAdapter;
+    use crate::search::{Leaves, check_proof_tree_sample};
+
+    /// Each book's root: the opening it is headed by (`--fen "..."`).
+    fn root(book: &BookFile) -> Position {
+        let command = book.text.lines().find(|line| line.starts_with("# Written by: ")).expect("a command");
+        let fen = command.split('"').nth(1).expect("the command's --fen");
+        Position::parse(fen, &STANDARD).unwrap_or_else(|error| panic!("{}: {error}", book.name))
+    }
+
+    fn entries(book: &BookFile) -> Vec<(Position, Move)> {
+        book.text
+            .lines()
+            .filter_map(parse_line)
+            .map(|parsed| {
+                let (position, mv, _) = parsed.unwrap_or_else(|error| panic!("{}: {error}", book.name));
+                (position, mv)
+            })
+            .collect()
+    }
+
+    /// Proves `book`'s opening again from the entries `sampled` picks:
+    /// each one's move is legal, and every reply of the loser leads to
+    /// another entry or to a position proved within `LEAF_NODES` where play
+    /// tries proofs.
+    fn prove_again(book: &BookFile, sampled: impl Fn(usize) -> bool) {
+        assert!(book.text.contains("--variant standard"), "{}", book.name);
+        assert!(book.text.contains(&format!("--leaf-nodes {LEAF_NODES}")), "{}", book.name);
+        let adapter = PodsAdapter::new(Arc::new(Rules::default_for(Variant::Standard)), 0);
+        let leaves = Leaves { nodes: LEAF_NODES, in_play: true };
+        check_proof_tree_sample(&adapter, &root(book), &entries(book), leaves, sampled)
+            .unwrap_or_else(|error| panic!("{}: {error}", book.name));
+    }
+
+    /// One entry in this many is proved again in CI.
+    const SAMPLE_ONE_IN: u64 = 20;
+
+    /// The sample's seed: the same entries every run.
+    const SAMPLE_SEED: u64 = 0x5eed_b00c;
+
+    /// A fixed sample of every book proved again in CI, the first entry of
+    /// each among it (every entry: `every_book_proves_its_opening_again`).
+    #[test]
+    #[cfg_attr(debug_assertions, ignore = "proofs: run in release")]
+    fn a_seeded_sample_of_the_books_proves_again() {
+        let sampled = |index: usize| {
+            let mixed = (index as u64 ^ SAMPLE_SEED).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            index == 0 || (mixed >> 32) % SAMPLE_ONE_IN == 0
+        };
+        for book in BOOKS {
+            prove_again(book, sampled);
+        }
+    }
+
+    /// Every book proved again, every entry:
+    /// `cargo test --release --lib pods::book -- --ignored`.
+    #[test]
+    #[ignore = "every entry of every book: minutes in release"]
+    fn every_book_proves_its_opening_again() {
+        for book in BOOKS {
+            prove_again(book, |_| true);
+        }
+    }
+
+    #[test]
+    fn the_book_answers_whatever_the_ply_and_only_with_the_default_rules() {
+        let book = &BOOKS[0];
+        let (position, mv, plies) = book.text.lines().filter_map(parse_line).next().unwrap().unwrap();
+        assert_eq!(known_win(&STANDARD, &position), Some((mv, plies)));
+        // The same position with another move counter.
+        let line = position.to_string();
+        let (rest, ply) = line.rsplit_once(' ').unwrap();
+        let later = Position::parse(&format!("{rest} {}", ply.parse::<u32>().unwrap() + 2), &STANDARD).unwrap();
+        assert_ne!(later, position);
+        assert_eq!(known_win(&STANDARD, &later), Some((mv, plies)));
+        // Another variant, another board: not the books' game.
+        let advanced = Rules::default_for(Variant::Advanced);
+        assert_eq!(known_win(&advanced, &position), None);
+        let other_board = Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
+        assert_eq!(known_win(&other_board, &position), None);
+        // The start is in no book.
+        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R0)), None);
+    }
+
+    /// The default board with every line of its top row gone.
+    const OTHER_BOARD: &str = "o.o.o.o.o.o,|X|\\|/|/|/|,o-o-o-o-o-o,|\\|X|X|\\|/|,o-o-o-o.o-o,|.|/|/|X|X.,o-o-o.o-o-o,|.|\\./|.|\\|,o.o-o.o-o-o,|.|.|.|/|.|,o-o-o-o-o-o";
+
+    #[test]
+    fn a_line_that_is_not_a_book_line_is_an_error() {
+        assert!(parse_line("# comment").is_none());
+        assert!(parse_line("   ").is_none());
+        // Too few fields, a move that is not legal there, plies that are no number.
+        assert!(parse_line("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 A@c3").unwrap().is_err());
+        assert!(parse_line("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 C@c3 20").unwrap().is_err());
+        assert!(parse_line("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 A@b1 many").unwrap().is_err());
+        assert!(parse_line("6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0 A@b1 20").unwrap().is_ok());
+    }
+}
