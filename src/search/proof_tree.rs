@@ -45,8 +45,8 @@ pub struct Leaves {
 
 /// Whether `position` ends a tree under `leaves`.
 fn is_leaf<G: SearchGame>(game: &G, position: &G::Position, leaves: Leaves, table: &mut ProofTable) -> bool {
-    let tried = !leaves.in_play
-        || game.plies_left_bound(position).is_some_and(|bound| bound <= game.policy().proof_horizon);
+    let tried =
+        !leaves.in_play || game.plies_left_bound(position).is_some_and(|bound| bound <= game.policy().proof_horizon);
     tried && wins_within(game, position, leaves.nodes, table)
 }
 

@@ -16,9 +16,9 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use super::{Board, Move, PodSet, Position, Rules, Variant};
 #[cfg(test)]
 use super::Rotation;
+use super::{Board, Move, PodSet, Position, Rules, Variant};
 
 /// A book: its file's name in `book/` and its text.
 pub struct BookFile {
@@ -216,7 +216,8 @@ mod tests {
         // Another variant, another board: not the books' game.
         let advanced = Rules::default_for(Variant::Advanced);
         assert_eq!(known_win(&advanced, &position), None);
-        let other_board = Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
+        let other_board =
+            Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
         assert_eq!(known_win(&other_board, &position), None);
         // The start is in no book.
         assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R0)), None);

@@ -109,8 +109,13 @@ mod tests {
                 })
                 .collect();
             let start = Position::start(book.size, 2, book.bricks).unwrap();
-            let leaves = check_proof_tree(&PoldrAdapter::default(), &start, &entries, Leaves { nodes: LEAF_NODES, in_play: false })
-                .unwrap_or_else(|error| panic!("{}: {error}", book.name));
+            let leaves = check_proof_tree(
+                &PoldrAdapter::default(),
+                &start,
+                &entries,
+                Leaves { nodes: LEAF_NODES, in_play: false },
+            )
+            .unwrap_or_else(|error| panic!("{}: {error}", book.name));
             assert!(leaves > 0, "{}", book.name);
         }
     }

@@ -55,6 +55,10 @@ pub(super) struct Plan {
     pub(super) mate: Option<u32>,
     /// Play the game's proved moves (`GameKnowledge::known_win`) where it has one.
     pub(super) book: bool,
+    /// The time comes from the side to move's clock, shared out over its
+    /// moves (not a fixed time a move): what a known win does not spend is
+    /// kept for later moves.
+    pub(super) clock: bool,
 }
 
 /// How an iteration ended.
@@ -114,11 +118,13 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             return SearchResult { best_move: None, score: Score::Mate(0), depth: 0, nodes: 0 };
         };
         let known_win = self.known_win(root, &allowed, plan);
+        // Under a clock the known win is played at once, its time kept for
+        // later moves; a fixed time a move is used (issue #37) as for a proof.
         if let Some(known) = &known_win
-            && !self.search_on
+            && (!self.search_on || plan.clock)
         {
             // Nothing to search for: under `go infinite` the answer still
-            // waits for `stop`.
+            // waits for `stop`, and while pondering for `ponderhit` or `stop`.
             self.wait_for_stop(plan.infinite);
             return known.clone();
         }
