@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::search::{
     Leaves, Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
-    build_proof_tree,
+    build_proof_tree, build_refutation_trees,
 };
 
 /// How a game ended, for any game: a game's own typed outcome seen through
@@ -65,6 +65,19 @@ where
     M::Err: Error + Send + Sync + 'static,
 {
     text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))
+}
+
+/// What `podium solve --tree` asks a game for.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeRequest {
+    /// Positions proved within this many nodes (with a cleared table of
+    /// 4 MB) end the tree.
+    pub leaf_nodes: u64,
+    /// The table of the full proofs, in megabytes.
+    pub megabytes: usize,
+    /// The trees refuting the side to move's losing moves, rather than
+    /// the tree of its win.
+    pub refutations: bool,
 }
 
 /// A game in progress: its start, its moves and what its history decides,
@@ -113,11 +126,13 @@ pub trait Session: Send {
     fn picture(&self) -> Vec<String>;
     /// The static evaluation and its terms, for people.
     fn evaluation(&self) -> String;
-    /// The proof tree of the position (see `search::build_proof_tree`), a
-    /// line for each entry: the position line, the winner's move and at
-    /// most how many plies the game then lasts; `Err` where the game has
-    /// none or the side to move does not win.
-    fn proof_tree(&self, _leaf_nodes: u64, _megabytes: usize) -> Result<Vec<String>, String> {
+    /// The proof tree of the position (see `search::build_proof_tree`), or
+    /// with `request.refutations` the trees that refute its losing moves
+    /// (`search::build_refutation_trees`), a line for each entry: the
+    /// position line, the winner's move and at most how many plies the game
+    /// then lasts; `Err` where the game has none or the side to move does
+    /// not win.
+    fn proof_tree(&self, _request: &TreeRequest) -> Result<Vec<String>, String> {
         Err("this game has no proof trees".to_string())
     }
     /// Searches the current position, which must not be over, among
@@ -265,19 +280,21 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
 }
 
 /// `Session::proof_tree` for a game: the tree of `root` (see
-/// `search::build_proof_tree`), a line for each entry: the position line,
+/// `search::build_proof_tree`, or with `request.refutations`
+/// `search::build_refutation_trees`), with these `leaves`, a line for each entry: the position line,
 /// the winner's move and at most how many plies the game then lasts.
 pub(crate) fn proof_tree_lines<G: SearchGame>(
     game: &G,
     root: &G::Position,
     leaves: Leaves,
-    megabytes: usize,
+    request: &TreeRequest,
 ) -> Result<Vec<String>, String>
 where
     G::Position: fmt::Display,
     G::Move: fmt::Display,
 {
-    let entries = build_proof_tree(game, root, leaves, megabytes)?;
+    let build = if request.refutations { build_refutation_trees } else { build_proof_tree };
+    let entries = build(game, root, leaves, request.megabytes)?;
     Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
 }
 

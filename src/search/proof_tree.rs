@@ -89,58 +89,141 @@ fn next_winner_positions<G: SearchGame>(
 
 /// The proof tree of `root`, a two-player position: the proved move of
 /// every position the winner meets, whatever the loser replies (positions
-/// equal up to a symmetry once), except the `leaves`. Where the side to move wins, the root
-/// is always the first entry; where it loses, the tree starts from every
-/// one of its moves. The full proofs use a table of `megabytes`. `Err` if
-/// no proof is found.
+/// equal up to a symmetry once), except the `leaves`. Where the side to
+/// move wins, the root is always the first entry; where it loses, the tree
+/// starts from every one of its moves (the winner's positions after them
+/// are entries unless they are leaves). The full proofs use a table of
+/// `megabytes`. `Err` if no proof is found.
 pub fn build_proof_tree<G: SearchGame>(
     game: &G,
     root: &G::Position,
     leaves: Leaves,
     megabytes: usize,
 ) -> Result<ProofTreeEntries<G>, String> {
-    if game.players(root) != 2 {
-        return Err("proof trees are for two players".to_string());
-    }
-    let mut table = ProofTable::new(megabytes);
-    let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
-    let same_side = |a: usize, b: usize| a == b;
-    let prove = |position: &G::Position, table: &mut ProofTable| {
-        let mut interrupt = |_: u64| false;
-        Prover::new(game, table, &same_side, 0, &mut interrupt)
-            .prove(position)
-            .map_err(|unproven| format!("no proof: {unproven:?}"))
-    };
-    let root_wins = prove(root, &mut table)?.mover_wins;
-    // Two players: seats 0 and 1.
-    let winner = if root_wins { game.mover(root) } else { 1 - game.mover(root) };
-    let mut entries = Vec::new();
-    let mut seen = HashSet::new();
-    let mut stack = Vec::new();
-    if root_wins {
-        stack.push(*root);
-    } else {
+    let mut builder = TreeBuilder::new(game, root, leaves, megabytes)?;
+    if !builder.add_tree(root)? {
+        // Two players: seats 0 and 1.
+        let winner = 1 - game.mover(root);
+        let mut stack = Vec::new();
         next_winner_positions(game, root, winner, &mut stack)?;
+        builder.grow(stack, winner)?;
     }
-    while let Some(position) = stack.pop() {
-        if !seen.insert(game.symmetric_key(&position).0) {
-            continue;
+    Ok(builder.entries)
+}
+
+/// The refutations of `root`'s losing moves: for every move of the side to
+/// move after which the other side is proved to win (one move of each
+/// class of moves equal up to a symmetry), the other side's proof tree, as
+/// `build_proof_tree` makes it, one after the other (a position shared by
+/// two trees once). A book of them turns an opponent's early mistake into
+/// a win when the proof is out of reach in a move's time. `Ok` and empty
+/// where no move loses.
+pub fn build_refutation_trees<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    leaves: Leaves,
+    megabytes: usize,
+) -> Result<ProofTreeEntries<G>, String> {
+    let mut builder = TreeBuilder::new(game, root, leaves, megabytes)?;
+    let mut moves = Vec::new();
+    game.legal_moves(root, &mut moves);
+    let mut replies_seen = HashSet::new();
+    let mut replies = Vec::new();
+    for mv in moves {
+        let reply = game.play(root, mv);
+        replies.clear();
+        game.legal_moves(&reply, &mut replies);
+        // A move that ends the game needs no tree.
+        if !replies.is_empty() && replies_seen.insert(game.symmetric_key(&reply).0) {
+            builder.add_tree(&reply)?;
         }
-        let is_root = root_wins && entries.is_empty();
-        if !is_root && is_leaf(game, &position, leaves, &mut leaf_table) {
-            continue;
+    }
+    Ok(builder.entries)
+}
+
+/// Proof trees being written: the tables of their proofs and the entries
+/// found so far.
+struct TreeBuilder<'g, G: SearchGame> {
+    game: &'g G,
+    leaves: Leaves,
+    table: ProofTable,
+    leaf_table: ProofTable,
+    entries: ProofTreeEntries<G>,
+    /// The positions met (by their symmetric key), entries and leaves.
+    seen: HashSet<u64>,
+}
+
+impl<'g, G: SearchGame> TreeBuilder<'g, G> {
+    fn new(game: &'g G, root: &G::Position, leaves: Leaves, megabytes: usize) -> Result<Self, String> {
+        if game.players(root) != 2 {
+            return Err("proof trees are for two players".to_string());
         }
-        let proven = prove(&position, &mut table)?;
+        Ok(TreeBuilder {
+            game,
+            leaves,
+            table: ProofTable::new(megabytes),
+            leaf_table: ProofTable::new(LEAF_TABLE_MEGABYTES),
+            entries: Vec::new(),
+            seen: HashSet::new(),
+        })
+    }
+
+    /// Adds the proof tree of `root` if its side to move wins (`root` is
+    /// then an entry, or was one already); returns whether it wins.
+    fn add_tree(&mut self, root: &G::Position) -> Result<bool, String> {
+        let game = self.game;
+        let root_key = game.symmetric_key(root).0;
+        if self.seen.contains(&root_key) {
+            return Ok(true);
+        }
+        if !self.add_entry(root)? {
+            return Ok(false);
+        }
+        self.seen.insert(root_key);
+        let winner = game.mover(root);
+        let mut stack = Vec::new();
+        next_winner_positions(game, &game.play(root, self.entries[self.entries.len() - 1].mv), winner, &mut stack)?;
+        self.grow(stack, winner)?;
+        Ok(true)
+    }
+
+    /// Adds the winner's positions on `stack` and the tree below each,
+    /// but for the leaves and the positions met already.
+    fn grow(&mut self, mut stack: Vec<G::Position>, winner: usize) -> Result<(), String> {
+        let game = self.game;
+        while let Some(position) = stack.pop() {
+            if !self.seen.insert(game.symmetric_key(&position).0)
+                || is_leaf(game, &position, self.leaves, &mut self.leaf_table)
+            {
+                continue;
+            }
+            if !self.add_entry(&position)? {
+                return Err("a position of the tree is lost for the winner".to_string());
+            }
+            let mv = self.entries[self.entries.len() - 1].mv;
+            next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
+        }
+        Ok(())
+    }
+
+    /// Proves `position` and adds it with its proved move if its side to
+    /// move wins; returns whether it does.
+    fn add_entry(&mut self, position: &G::Position) -> Result<bool, String> {
+        let game = self.game;
+        let same_side = |a: usize, b: usize| a == b;
+        let mut interrupt = |_: u64| false;
+        let proven = Prover::new(game, &mut self.table, &same_side, 0, &mut interrupt)
+            .prove(position)
+            .map_err(|unproven| format!("no proof: {unproven:?}"))?;
         if !proven.mover_wins {
-            return Err("the winner's position is lost".to_string());
+            return Ok(false);
         }
-        let mv = proved_move(game, &position, &table, 0)
-            .filter(|&mv| game.is_legal(&position, mv))
+        let mv = proved_move(game, position, &self.table, 0)
+            .filter(|&mv| game.is_legal(position, mv))
             .ok_or("a proof without its move")?;
-        entries.push(ProofTreeEntry { position, mv, plies: proven.plies });
-        next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
+        self.entries.push(ProofTreeEntry { position: *position, mv, plies: proven.plies });
+        Ok(true)
     }
-    Ok(entries)
 }
 
 /// Proves `root` again from a proof tree. Where the root is an entry, its

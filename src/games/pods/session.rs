@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Variant, Weights, perft, perft_until};
-use crate::games::{self, PlayError, Session, SolveRequest, Solved, read_move, search_in_notation, solve_in_notation};
+use crate::games::{
+    self, PlayError, Session, SolveRequest, Solved, TreeRequest, read_move, search_in_notation, solve_in_notation,
+};
 use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A Pods game in progress behind `Session`: its record and the weights
@@ -161,7 +163,7 @@ impl Session for PodsSession {
     /// The standard game only: the proof search weighs no draws, and the
     /// advanced game has draws by repetition. With no ply limit: a proof
     /// holds whatever limit a match sets above its length.
-    fn proof_tree(&self, leaf_nodes: u64, megabytes: usize) -> Result<Vec<String>, String> {
+    fn proof_tree(&self, request: &TreeRequest) -> Result<Vec<String>, String> {
         let rules = self.record.rules();
         if rules.variant() == Variant::Advanced {
             return Err("proof trees are for the standard game only: the advanced game has draws by repetition, \
@@ -174,8 +176,8 @@ impl Session for PodsSession {
         let adapter = PodsAdapter::new(Arc::clone(rules), 0).with_weights(self.weights);
         // In timed play the standard game tries proofs only within its proof
         // horizon (tunables.rs): a cheap proof before that settles nothing.
-        let leaves = Leaves { nodes: leaf_nodes, in_play: true };
-        games::proof_tree_lines(&adapter, self.record.position(), leaves, megabytes)
+        let leaves = Leaves { nodes: request.leaf_nodes, in_play: true };
+        games::proof_tree_lines(&adapter, self.record.position(), leaves, request)
     }
 
     fn search(

@@ -8,7 +8,7 @@ use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{self, PlayError, Session, read_move, search_in_notation};
+use crate::games::{self, PlayError, Session, TreeRequest, read_move, search_in_notation};
 use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
@@ -170,13 +170,13 @@ impl Session for PoldrSession {
         format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
     }
 
-    fn proof_tree(&self, leaf_nodes: u64, megabytes: usize) -> Result<Vec<String>, String> {
+    fn proof_tree(&self, request: &TreeRequest) -> Result<Vec<String>, String> {
         if self.outcome().is_some() {
             return Err("the game is over".to_string());
         }
         // Leaves as the carried books were written: by their proof's cost alone.
-        let leaves = Leaves { nodes: leaf_nodes, in_play: false };
-        games::proof_tree_lines(&PoldrAdapter::default(), &self.position, leaves, megabytes)
+        let leaves = Leaves { nodes: request.leaf_nodes, in_play: false };
+        games::proof_tree_lines(&PoldrAdapter::default(), &self.position, leaves, request)
     }
 
     fn search(
