@@ -99,8 +99,10 @@ impl EngineOption {
                 "OwnBook",
                 true,
                 "play the proved moves the game carries (proof trees of the standard Pods game's proved 4-ply \
-                 openings, of POLD.R's 5x5 and 6x6 starts) at once, reported as `info string book: ...` and a mate \
-                 score, where a timed search would try proofs; false: search those positions as any other",
+                 openings; of POLD.R's 5x5 and 6x6 starts and the refutations of Blue's losing first moves on \
+                 5x5) where a search would try proofs, reported as `info string book: ...` and a mate score: \
+                 under a clock at once, under `movetime` after the time is used; false: search those positions \
+                 as any other",
             ),
             EngineOption::ClearHash => Parameter::button(
                 "Clear Hash",
