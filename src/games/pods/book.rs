@@ -92,10 +92,13 @@ pub fn parse_line(line: &str) -> Option<Result<(Position, Move, u32), String>> {
     Some(parsed.map_err(|error: String| format!("{error}: {line}")))
 }
 
+/// A book's position, its move and the plies the game then lasts at most.
+type Entry = (Position, Move, u32);
+
 /// Every book's entries by the hash of their position (which leaves out
 /// the ply).
-static KNOWN: LazyLock<HashMap<u64, Vec<(Position, Move, u32)>>> = LazyLock::new(|| {
-    let mut known: HashMap<u64, Vec<(Position, Move, u32)>> = HashMap::new();
+static KNOWN: LazyLock<HashMap<u64, Vec<Entry>>> = LazyLock::new(|| {
+    let mut known: HashMap<u64, Vec<Entry>> = HashMap::new();
     for book in BOOKS {
         for parsed in book.text.lines().filter_map(parse_line) {
             // The tests read every book.
@@ -185,7 +188,7 @@ mod tests {
     fn a_seeded_sample_of_the_books_proves_again() {
         let sampled = |index: usize| {
             let mixed = (index as u64 ^ SAMPLE_SEED).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            index == 0 || (mixed >> 32) % SAMPLE_ONE_IN == 0
+            index == 0 || (mixed >> 32).is_multiple_of(SAMPLE_ONE_IN)
         };
         for book in BOOKS {
             prove_again(book, sampled);
