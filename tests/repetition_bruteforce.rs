@@ -110,7 +110,7 @@ impl<'a> BruteForce<'a> {
         let children = self.children_of(line);
         let mut best = None;
         for child in children.iter() {
-            let key = repetition_key(&child);
+            let key = repetition_key(child);
             let before = self.occurred.get(&key).copied().unwrap_or(0);
             let value = match self.repetitions {
                 Repetitions::Threefold if before >= 2 => Value::Draw,
