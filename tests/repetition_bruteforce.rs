@@ -239,14 +239,13 @@ fn real_endgames() -> Vec<String> {
 }
 
 /// Compares the engine with the brute force on `positions` (none with a
-/// history: the game starts there), each of which the brute force must
-/// settle within `budget` positions. Returns the brute force's values.
-fn assert_engine_agrees(game: &Game, positions: &[String], budget: u64) -> Vec<Value> {
+/// history: the game starts there), each with the brute force's value and
+/// the positions it visited. Returns the values.
+fn assert_engine_agrees(game: &Game, positions: &[(String, Value, u64)]) -> Vec<Value> {
     let rules = game.rules();
     let mut values = Vec::new();
-    for position in positions {
-        let (value, nodes) = BruteForce::solve(&rules, Repetitions::Threefold, &[], position, budget)
-            .unwrap_or_else(|| panic!("{position}: the brute force does not settle it within {budget} positions"));
+    for (position, value, nodes) in positions {
+        let (value, nodes) = (*value, *nodes);
         let engine = game.engine(position, &[], rules.side_to_move(position));
         eprintln!("{position}: brute force {value:?} ({nodes} positions), engine {engine:?}");
         assert_eq!(engine, Some(value), "{position}: the engine against the brute force ({nodes} positions)");
@@ -258,7 +257,7 @@ fn assert_engine_agrees(game: &Game, positions: &[String], budget: u64) -> Vec<V
 /// Late positions of real advanced games: the last four positions of a
 /// seeded random game of the reference rules from each game of
 /// scripts/data/pods-endgames-advanced.txt 8 plies before its end, those
-/// the brute force settles within 5,000 positions.
+/// the brute force settles within 1,000 positions.
 #[test]
 #[cfg_attr(debug_assertions, ignore = "the reference rules are slow in a debug build")]
 fn late_positions_of_advanced_games_agree_with_the_brute_force() {
@@ -271,14 +270,14 @@ fn late_positions_of_advanced_games_agree_with_the_brute_force() {
         let (positions, _) = random_game(&rules, &start, &mut random, 200);
         for position in positions.iter().rev().skip(1).take(4) {
             tried += 1;
-            if BruteForce::solve(&rules, Repetitions::Threefold, &[], position, 5_000).is_some() {
-                settled.push(position.clone());
+            if let Some((value, nodes)) = BruteForce::solve(&rules, Repetitions::Threefold, &[], position, 1_000) {
+                settled.push((position.clone(), value, nodes));
             }
         }
     }
     eprintln!("{} of {tried} positions settled by the brute force", settled.len());
     assert!(settled.len() >= 24, "only {} of {tried} positions settled", settled.len());
-    let values = assert_engine_agrees(&game, &settled, 5_000);
+    let values = assert_engine_agrees(&game, &settled);
     assert!(values.contains(&Value::Win) && values.contains(&Value::Loss), "{values:?}");
 }
 
@@ -311,7 +310,15 @@ fn positions_where_repetitions_decide_agree_with_the_brute_force() {
     let game = Game { board: Some(SMALL_BOARD), pods: Some(SMALL_PODS) };
     let rules = game.rules();
     let positions: Vec<String> = SMALL_POSITIONS.iter().map(|line| rules.canonical(line)).collect();
-    let values = assert_engine_agrees(&game, &positions, 100_000);
+    let solved: Vec<(String, Value, u64)> = positions
+        .iter()
+        .map(|position| {
+            let (value, nodes) = BruteForce::solve(&rules, Repetitions::Threefold, &[], position, 100_000)
+                .unwrap_or_else(|| panic!("{position}: the brute force does not settle it within 100,000 positions"));
+            (position.clone(), value, nodes)
+        })
+        .collect();
+    let values = assert_engine_agrees(&game, &solved);
     let mut differ = 0;
     for (position, value) in positions.iter().zip(&values) {
         let forbidden = BruteForce::solve(&rules, Repetitions::Forbidden, &[], position, 100_000)
