@@ -181,6 +181,11 @@ pub(super) struct SearchParams {
     /// MCTS: simulations for each ply of depth asked for, where a search
     /// is limited by its depth alone (tests, the bench).
     pub(super) mcts_simulations_per_depth: u64,
+    /// MCTS: a playout plays this many random plies, then takes the game's
+    /// evaluation of each player's chance to win (`win_shares`) as its
+    /// result, where the game has one; `None`: random plies to the end.
+    /// MCTS_PLAYOUT_REASON
+    pub(super) mcts_playout_plies: Option<u32>,
 }
 
 impl SearchParams {
@@ -223,6 +228,7 @@ impl SearchParams {
         mcts_exploration: 1.0,
         mcts_poll_interval: 16,
         mcts_simulations_per_depth: 1000,
+        mcts_playout_plies: Some(0),
     };
 }
 

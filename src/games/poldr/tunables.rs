@@ -7,13 +7,11 @@ use super::eval::Weights;
 /// POLD.R's tunables. One value is used (`TUNABLES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Tunables {
-    /// The evaluation's weights: a brick in reserve counts against its
-    /// player while building (the last brick placed wins) and for it while
-    /// clearing (the most bricks win at the end), where a brick a turn
-    /// could take back now counts half as much. A mobility term (empty
-    /// cells each player could move to with its pieces aligned, weight 3)
-    /// measured -20.9 +/- 69.0 over 100 games at 100 ms a move: not kept.
-    pub(super) weights: Weights,
+    /// The evaluation's weights for two players (see `eval.rs` for the
+    /// features): FITTED_TWO.
+    pub(super) weights_two: Weights,
+    /// The evaluation's weights for three players: FITTED_THREE.
+    pub(super) weights_three: Weights,
     /// Proofs are tried in timed play where the game's bound on the plies
     /// left is at most this: beyond it a proof is out of reach, and its
     /// nodes would be the iterations' loss. Spending the iterations' node
@@ -45,7 +43,8 @@ pub(super) struct Tunables {
 impl Tunables {
     /// The values POLD.R plays with.
     pub(super) const DEFAULT: Tunables = Tunables {
-        weights: Weights { building_reserve: -30, clearing_reserve: 100, clearable_brick: 50 },
+        weights_two: Weights([-150, 0, 0, 0, 0, 0, 0, 500, 250, 0, 0, 0, 0, 0, 0]),
+        weights_three: Weights([-150, 0, 0, 0, 0, 0, 0, 500, 250, 0, 0, 0, 0, 0, 0]),
         proof_horizon: 90,
         dedicated_proof_horizon: 90,
         proof_lookahead: false,
