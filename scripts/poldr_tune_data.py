@@ -29,6 +29,9 @@ ARBITER = os.path.join(HERE, "arbiter.py")
 BRICKS = {4: 10, 5: 16, 6: 16, 7: 24, 8: 32, 9: 40}
 # The node counts of the copies (for three players, MCTS simulations a move).
 NODES = {2: (4000, 1500), 3: (3000, 1500, 800)}
+# The sizes played by default: no 9x9 for three players, whose games there take several times as long
+# as on 8x8 (the features are divided by the size, so the weights still serve it).
+SIZES = {2: (5, 6, 7, 8, 9), 3: (5, 6, 7, 8)}
 
 
 def match_command(engine: str, players: int, size: int, games: int, random_plies: int, records: str) -> list[str]:
@@ -49,25 +52,26 @@ def main() -> int:
     parser.add_argument("--engine", required=True, help="the Podium that plays (and replays the games to export)")
     parser.add_argument("--out", required=True, help="the directory of the records and the exported games")
     parser.add_argument("--players", default="2,3", help="player counts (default 2,3)")
-    parser.add_argument("--sizes", default="5,6,7,8,9", help="board sizes (default 5,6,7,8,9)")
+    parser.add_argument("--sizes", help="board sizes (default 5,6,7,8,9 for two players, 5,6,7,8 for three)")
     parser.add_argument("--games", type=int, default=600, help="games per player count and size (default 600)")
     parser.add_argument("--random-plies", type=int, default=4, help="random plies opening each game (default 4)")
     parser.add_argument("--export-only", action="store_true", help="export the records there are, play none")
     args = parser.parse_args()
     try:
         players = [int(text) for text in args.players.split(",")]
-        sizes = [int(text) for text in args.sizes.split(",")]
+        sizes = None if args.sizes is None else [int(text) for text in args.sizes.split(",")]
     except ValueError:
         parser.error("--players and --sizes are numbers separated by commas")
-    if any(count not in NODES for count in players) or any(size not in BRICKS for size in sizes):
+    if any(count not in NODES for count in players) or any(size not in BRICKS for size in sizes or ()):
         parser.error("players are 2 or 3, sizes 4 to 9")
     if not os.access(args.engine, os.X_OK):
         parser.error(f"--engine {args.engine}: not an executable file")
     os.makedirs(args.out, exist_ok=True)
     for count in players:
-        records = [os.path.join(args.out, f"poldr-p{count}-s{size}.jsonl") for size in sizes]
+        count_sizes = SIZES[count] if sizes is None else sizes
+        records = [os.path.join(args.out, f"poldr-p{count}-s{size}.jsonl") for size in count_sizes]
         if not args.export_only:
-            for size, path in zip(sizes, records):
+            for size, path in zip(count_sizes, records):
                 print(f"poldr_tune_data: {count} players, {size}x{size}: {path}", file=sys.stderr, flush=True)
                 subprocess.run(match_command(args.engine, count, size, args.games, args.random_plies, path),
                                check=True, stdout=subprocess.DEVNULL)

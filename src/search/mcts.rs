@@ -1,5 +1,7 @@
 //! Monte Carlo tree search for games of more than two players: UCT
-//! selection, random playouts to the end of the game, max-n backups (each
+//! selection, random playouts to the end of the game or, where the game
+//! evaluates each player's chance to win (`win_shares`), to
+//! `PARAMS.mcts_playout_plies` and that chance, max-n backups (each
 //! node holds the wins of the player who moved into it, so every player
 //! picks what is best for itself), and proved nodes (MCTS-Solver in its
 //! multi-player form: a node is won where its mover has a won child, and
@@ -46,7 +48,7 @@ struct Node<M> {
     children: u32,
     visits: u32,
     /// Wins of `by` over the simulations through this node (a draw counts
-    /// a share).
+    /// a share, and a playout the evaluation ends `by`'s chance).
     wins: f32,
 }
 
@@ -155,7 +157,8 @@ pub(super) fn search<G: SearchGame>(
 }
 
 /// One simulation: down the tree by UCT to a leaf, a playout from it (or
-/// its proved result), and the result backed up. Returns the depth reached.
+/// its proved result), and the result (a winner, or each player's share)
+/// backed up. Returns the depth reached.
 fn simulate<G: SearchGame>(
     game: &G,
     tree: &mut MctsTree<G::Move>,

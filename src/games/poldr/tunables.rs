@@ -8,7 +8,15 @@ use super::eval::Weights;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Tunables {
     /// The evaluation's weights for two players (see `eval.rs` for the
-    /// features): FITTED_TWO.
+    /// features), fitted by `podium tune --game poldr --players 2` on
+    /// 2,526 games (92,994 positions) of self-play by 69de8a6 made by
+    /// `python3 scripts/poldr_tune_data.py` (600 games on each size 5 to 9
+    /// at 4,000 against 1,500 nodes a move, from 4 random plies; 474
+    /// duplicates dropped): cross-entropy 0.6499 against 0.6931 for even
+    /// chances. Against 69de8a6's hand-set weights at 100 ms a move: 7x7
+    /// with 24 bricks +111.4 +/- 53.5 (200 games), 5x5 with 16 bricks
+    /// -10.4 +/- 24.5 (200 games, most pairs decided by the proofs); the
+    /// other sizes in docs/poldr-strength.md.
     pub(super) weights_two: Weights,
     /// The evaluation's weights for three players: FITTED_THREE.
     pub(super) weights_three: Weights,
@@ -43,8 +51,8 @@ pub(super) struct Tunables {
 impl Tunables {
     /// The values POLD.R plays with.
     pub(super) const DEFAULT: Tunables = Tunables {
-        weights_two: Weights([-150, 0, 0, 0, 0, 0, 0, 500, 250, 0, 0, 0, 0, 0, 0]),
-        weights_three: Weights([-150, 0, 0, 0, 0, 0, 0, 500, 250, 0, 0, 0, 0, 0, 0]),
+        weights_two: Weights([-71, 24, 57, 18, 13, -16, 14, 43, 68, -31, 119, 135, -18, -2, 5]),
+        weights_three: Weights([36, 37, -1, -38, 25, 5, -3, 105, 131, 71, -42, -18, 5, 74, 1]),
         proof_horizon: 90,
         dedicated_proof_horizon: 90,
         proof_lookahead: false,
