@@ -1,7 +1,8 @@
 //! Monte Carlo tree search for games of more than two players: UCT
-//! selection, random playouts to the end of the game or, where the game
-//! evaluates each player's chance to win (`win_shares`), to
-//! `PARAMS.mcts_playout_plies` and that chance, max-n backups (each
+//! selection, random playouts to the end of the game (or, as `mcts-eval`
+//! and where the game evaluates each player's chance to win with
+//! `win_shares`, to `PARAMS.mcts_playout_plies` and that chance), max-n
+//! backups (each
 //! node holds the wins of the player who moved into it, so every player
 //! picks what is best for itself), and proved nodes (MCTS-Solver in its
 //! multi-player form: a node is won where its mover has a won child, and
@@ -60,13 +61,15 @@ pub(super) struct MctsTree<M> {
     moves: Vec<M>,
     path: Vec<u32>,
     rng: u64,
+    /// Whether playouts end with the game's evaluation (`MultiplayerSearch::MctsEval`).
+    pub(super) evaluated: bool,
 }
 
 impl<M: Copy> MctsTree<M> {
     /// A tree of at most `megabytes` of nodes.
     pub(super) fn new(megabytes: usize) -> MctsTree<M> {
         let capacity = ((megabytes.max(1) << 20) / std::mem::size_of::<Node<M>>()).max(1024);
-        MctsTree { nodes: Vec::new(), capacity, moves: Vec::new(), path: Vec::new(), rng: 1 }
+        MctsTree { nodes: Vec::new(), capacity, moves: Vec::new(), path: Vec::new(), rng: 1, evaluated: false }
     }
 
     /// A random number (xorshift64*).
@@ -293,9 +296,9 @@ fn result_for(winner: u8, player: u8, players: usize) -> f32 {
     }
 }
 
-/// Random moves to the end of the game, its winner; or, after
-/// `PARAMS.mcts_playout_plies` of them, the game's evaluation of each
-/// player's chance, where it has one.
+/// Random moves to the end of the game, its winner; or, where the tree is
+/// `evaluated`, after `PARAMS.mcts_playout_plies` of them, the game's
+/// evaluation of each player's chance, where it has one.
 fn playout<G: SearchGame>(
     game: &G,
     tree: &mut MctsTree<G::Move>,
@@ -305,7 +308,7 @@ fn playout<G: SearchGame>(
     let mut moves = std::mem::take(&mut tree.moves);
     let mut plies = 0;
     let outcome = loop {
-        if PARAMS.mcts_playout_plies.is_some_and(|limit| plies >= limit) && players <= MAX_SHARES {
+        if tree.evaluated && plies >= PARAMS.mcts_playout_plies && players <= MAX_SHARES {
             let mut shares = [0.0; MAX_SHARES];
             if game.win_shares(&position, &mut shares[..players]) {
                 break Outcome::Shares(shares);

@@ -18,7 +18,17 @@ pub(super) struct Tunables {
     /// -10.4 +/- 24.5 (200 games, most pairs decided by the proofs); the
     /// other sizes in docs/poldr-strength.md.
     pub(super) weights_two: Weights,
-    /// The evaluation's weights for three players: FITTED_THREE.
+    /// The evaluation's weights for three players, fitted by `podium tune
+    /// --game poldr --players 3` (a per-seat win target: the softmax of
+    /// the three scores) on 1,563 games (69,639 positions) of self-play by
+    /// 69de8a6 made by `python3 scripts/poldr_tune_data.py` (600 games on
+    /// each size 5 to 7, MCTS at 3,000, 1,500 and 800 simulations, from 4
+    /// random plies; 237 duplicates dropped): cross-entropy 1.0342 against
+    /// 1.0986 for even chances. Building, more bricks in reserve count for
+    /// a player here: the count decides three-player games (all 1,800 of
+    /// the data's ended by it, none by a last brick). The default
+    /// search of three players (`mcts`) does not use them; paranoid, max-n,
+    /// BRS and `mcts-eval` do (docs/poldr-strength.md).
     pub(super) weights_three: Weights,
     /// Proofs are tried in timed play where the game's bound on the plies
     /// left is at most this: beyond it a proof is out of reach, and its
