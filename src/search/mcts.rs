@@ -306,9 +306,9 @@ fn playout<G: SearchGame>(
     players: usize,
 ) -> Outcome {
     let mut moves = std::mem::take(&mut tree.moves);
-    let mut plies = 0;
+    let mut plies_left = PARAMS.mcts_playout_plies;
     let outcome = loop {
-        if tree.evaluated && plies >= PARAMS.mcts_playout_plies && players <= MAX_SHARES {
+        if tree.evaluated && plies_left == 0 && players <= MAX_SHARES {
             let mut shares = [0.0; MAX_SHARES];
             if game.win_shares(&position, &mut shares[..players]) {
                 break Outcome::Shares(shares);
@@ -321,7 +321,7 @@ fn playout<G: SearchGame>(
         }
         let mv = moves[tree.random(moves.len())];
         position = game.play(&position, mv);
-        plies += 1;
+        plies_left = plies_left.saturating_sub(1);
     };
     tree.moves = moves;
     outcome

@@ -281,8 +281,7 @@ pub(crate) fn features(position: &Position) -> (bool, [SeatFeatures; MAX_PLAYERS
         all = [[0; FEATURES]; MAX_PLAYERS];
     }
     let leader = position.best_standing(position.seats());
-    let first_to_tie =
-        position.seats().min_by_key(|&seat| (position.last_change(seat).unwrap_or(0), seat.index()));
+    let first_to_tie = position.seats().min_by_key(|&seat| (position.last_change(seat).unwrap_or(0), seat.index()));
     for seat in position.seats() {
         let values = &mut all[seat.index()];
         set(values, Feature::ClearReserve, u32::from(position.reserve(seat)));

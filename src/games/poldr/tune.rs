@@ -67,8 +67,11 @@ pub(crate) fn game_samples(
         Some((head, moves)) => (head.trim(), moves),
         None => (rest.trim(), ""),
     };
-    let mut position =
-        if head == "startpos" { *start } else { head.parse::<Position>().map_err(|problem| error(problem.to_string()))? };
+    let mut position = if head == "startpos" {
+        *start
+    } else {
+        head.parse::<Position>().map_err(|problem| error(problem.to_string()))?
+    };
     if position.players() != players {
         return Ok(None);
     }
@@ -104,9 +107,8 @@ pub(crate) fn game_samples(
 /// Each player's chance to win under `weights` (in hundredths of a logit).
 fn predict(sample: &Sample, weights: &[f64; FEATURES], chances: &mut Vec<f64>) {
     chances.clear();
-    chances.extend(
-        sample.seats.iter().map(|values| values.iter().zip(weights).map(|(x, w)| x * w).sum::<f64>() / SCALE),
-    );
+    chances
+        .extend(sample.seats.iter().map(|values| values.iter().zip(weights).map(|(x, w)| x * w).sum::<f64>() / SCALE));
     let top = chances.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mut total = 0.0;
     for chance in chances.iter_mut() {
@@ -214,12 +216,14 @@ fn solve(mut matrix: Vec<Vec<f64>>, mut vector: Vec<f64>) -> Option<Vec<f64>> {
         }
         matrix.swap(column, pivot);
         vector.swap(column, pivot);
-        for row in column + 1..n {
-            let factor = matrix[row][column] / matrix[column][column];
-            for k in column..n {
-                matrix[row][k] -= factor * matrix[column][k];
+        let (upper, lower) = matrix.split_at_mut(column + 1);
+        let pivot_row = &upper[column];
+        for (offset, row) in lower.iter_mut().enumerate() {
+            let factor = row[column] / pivot_row[column];
+            for (cell, above) in row[column..].iter_mut().zip(&pivot_row[column..]) {
+                *cell -= factor * above;
             }
-            vector[row] -= factor * vector[column];
+            vector[column + 1 + offset] -= factor * vector[column];
         }
     }
     let mut solution = vec![0.0; n];
@@ -263,7 +267,12 @@ pub(crate) fn run(start: &Position, weights: &Weights, request: &TuneRequest) ->
     let values: Vec<String> = rounded.0.iter().map(i32::to_string).collect();
     Ok(vec![
         format!("players {players} games {games}{skipped} positions {}", samples.len()),
-        format!("loss before {:.6} after {:.6} (even chances {:.6})", loss(&samples, &initial), loss(&samples, &fitted), (players as f64).ln()),
+        format!(
+            "loss before {:.6} after {:.6} (even chances {:.6})",
+            loss(&samples, &initial),
+            loss(&samples, &fitted),
+            (players as f64).ln()
+        ),
         format!("weights {rounded}"),
         format!("Weights([{}])", values.join(", ")),
     ])
@@ -322,8 +331,11 @@ mod tests {
         let request = TuneRequest { games: vec![(3, "1-0 startpos".into())], steps: 5, ..TuneRequest::default() };
         let error = run(&start, &Weights([0; FEATURES]), &request).unwrap_err().to_string();
         assert!(error.starts_with("line 3: '1-0' is not a POLD.R result"), "{error}");
-        let request =
-            TuneRequest { games: vec![(1, "p1win startpos moves Pc3Mc5 Zz9".into())], steps: 5, ..TuneRequest::default() };
+        let request = TuneRequest {
+            games: vec![(1, "p1win startpos moves Pc3Mc5 Zz9".into())],
+            steps: 5,
+            ..TuneRequest::default()
+        };
         let error = run(&start, &Weights([0; FEATURES]), &request).unwrap_err().to_string();
         assert!(error.starts_with("line 1: Zz9"), "{error}");
         let three = Position::start(5, 3, 16).unwrap();
