@@ -14,7 +14,7 @@ use podium::cli::bench::{self, BenchOptions};
 use podium::cli::positions::{Lines, Request, line_id, parse_request};
 use podium::cli::rules::ReadAs;
 use podium::games::registry::{Kind, Registry, SelectError, Selected, TuneRequest};
-use podium::games::{Session, SolveRequest};
+use podium::games::{Session, SolveRequest, TreeRequest};
 use podium::protocol::command::Start;
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
@@ -104,6 +104,12 @@ struct SolveArgs {
     /// cleared table of 4 MB) end the tree.
     #[arg(long, default_value_t = 50_000, value_name = "NODES", requires = "tree", value_parser = clap::value_parser!(u64).range(1..))]
     leaf_nodes: u64,
+    /// With --tree: the trees that refute the side to move's losing moves
+    /// instead (for each losing move, one of each class of moves equal up
+    /// to a symmetry, the other side's proof tree), the books of the
+    /// replies to a first move that throws the win away.
+    #[arg(long, requires = "tree")]
+    refutations: bool,
     /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
@@ -700,7 +706,9 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let read_as = ReadAs::of(&Registry::builtin(), &args.game.selected()?);
     let game = args.game.session(&args.moves)?;
     if args.tree {
-        let lines = game.proof_tree(args.leaf_nodes, args.hash as usize).map_err(|error| anyhow::anyhow!(error))?;
+        let request =
+            TreeRequest { leaf_nodes: args.leaf_nodes, megabytes: args.hash as usize, refutations: args.refutations };
+        let lines = game.proof_tree(&request).map_err(|error| anyhow::anyhow!(error))?;
         let mut out = Out::new();
         for line in lines {
             out.line(line);

@@ -11,6 +11,7 @@
 use std::io::{self, BufRead};
 
 use crate::protocol::command::{CommandError, Start, parse_position_text};
+use crate::protocol::input::{self, LineReader};
 
 /// The longest line read, in bytes without its line break: a position
 /// line with a long game's moves after it is a few kilobytes.
@@ -52,53 +53,41 @@ pub struct Line {
 
 /// The lines of a reader, one at a time, at most `MAX_LINE_BYTES` each.
 pub struct Lines<R> {
-    reader: R,
+    reader: LineReader<R>,
     /// Lines read so far.
     number: usize,
-    /// Inside a line too long, already reported: the rest is skipped.
-    skipping: bool,
 }
 
 impl<R: BufRead> Lines<R> {
     /// Lines read from `reader`.
     pub fn new(reader: R) -> Lines<R> {
-        Lines { reader, number: 0, skipping: false }
+        Lines { reader: LineReader::with_limit(reader, MAX_LINE_BYTES), number: 0 }
     }
 
     /// The next line worth an answer, or `None` at the end of the input.
     /// A line too long is reported as soon as it passes the limit, and
     /// its rest is skipped without being kept.
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {
-        let mut bytes = Vec::new();
         loop {
-            if self.skipping {
-                if !self.skip_to_line_end()? {
-                    return Ok(None);
-                }
-                self.skipping = false;
-            }
-            let Some(complete) = self.read_bounded(&mut bytes)? else {
+            let Some(read) = self.reader.next_line()? else {
                 return Ok(None);
             };
             self.number += 1;
-            if !complete {
-                self.skipping = true;
-                let shown = String::from_utf8_lossy(&bytes[..bytes.len().min(4 * SHOWN_CHARS)]);
-                return Ok(Some(self.fault(&shown, LineError::TooLong { line: self.number })));
-            }
-            match std::str::from_utf8(&bytes) {
+            let line = self.number;
+            let fault = match read {
                 Ok(text) => {
                     let text = text.trim();
                     if !text.is_empty() && !text.starts_with('#') {
-                        return Ok(Some(Line { number: self.number, text: text.to_string(), fault: None }));
+                        return Ok(Some(Line { number: line, text: text.to_string(), fault: None }));
                     }
+                    continue;
                 }
-                Err(error) => {
-                    let offset = error.valid_up_to();
-                    let shown = String::from_utf8_lossy(&bytes);
-                    return Ok(Some(self.fault(&shown, LineError::NotUtf8 { line: self.number, offset })));
-                }
-            }
+                Err(input::LineError::TooLong { .. }) => LineError::TooLong { line },
+                Err(input::LineError::NotUtf8 { valid_up_to }) => LineError::NotUtf8 { line, offset: valid_up_to },
+            };
+            let raw = self.reader.raw();
+            let shown = String::from_utf8_lossy(&raw[..raw.len().min(4 * SHOWN_CHARS)]).into_owned();
+            return Ok(Some(self.fault(&shown, fault)));
         }
     }
 
@@ -109,63 +98,6 @@ impl<R: BufRead> Lines<R> {
             shown.push_str("...");
         }
         Line { number: self.number, text: shown, fault: Some(fault) }
-    }
-
-    /// Reads a line into `bytes` (its break dropped), keeping at most
-    /// `MAX_LINE_BYTES`: `Some(true)` for a whole line, `Some(false)` when it
-    /// is longer (the rest is still to be read), `None` at the end.
-    fn read_bounded(&mut self, bytes: &mut Vec<u8>) -> io::Result<Option<bool>> {
-        bytes.clear();
-        let mut read_any = false;
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(available) => available,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            if available.is_empty() {
-                return Ok(read_any.then_some(true));
-            }
-            read_any = true;
-            let end = available.iter().position(|&byte| byte == b'\n');
-            let part = &available[..end.unwrap_or(available.len())];
-            let room = MAX_LINE_BYTES - bytes.len();
-            if part.len() > room {
-                bytes.extend_from_slice(&part[..room]);
-                self.reader.consume(room);
-                return Ok(Some(false));
-            }
-            bytes.extend_from_slice(part);
-            let used = end.map_or(part.len(), |end| end + 1);
-            self.reader.consume(used);
-            if end.is_some() {
-                return Ok(Some(true));
-            }
-        }
-    }
-
-    /// Skips to just after the next line break: false if the input ends first.
-    fn skip_to_line_end(&mut self) -> io::Result<bool> {
-        loop {
-            let available = match self.reader.fill_buf() {
-                Ok(available) => available,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => return Err(error),
-            };
-            if available.is_empty() {
-                return Ok(false);
-            }
-            match available.iter().position(|&byte| byte == b'\n') {
-                Some(end) => {
-                    self.reader.consume(end + 1);
-                    return Ok(true);
-                }
-                None => {
-                    let length = available.len();
-                    self.reader.consume(length);
-                }
-            }
-        }
     }
 }
 

@@ -66,6 +66,19 @@ where
     text.parse().map_err(|error| PlayError::Unreadable(Box::new(error)))
 }
 
+/// What `podium solve --tree` asks a game for.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeRequest {
+    /// Positions proved within this many nodes (with a cleared table of
+    /// 4 MB) end the tree.
+    pub leaf_nodes: u64,
+    /// The table of the full proofs, in megabytes.
+    pub megabytes: usize,
+    /// The trees refuting the side to move's losing moves, rather than
+    /// the tree of its win.
+    pub refutations: bool,
+}
+
 /// A game in progress: its start, its moves and what its history decides,
 /// seen through text. Moves cross this line as notation; inside, each game
 /// keeps its own typed moves.
@@ -109,11 +122,13 @@ pub trait Session: Send {
     fn picture(&self) -> Vec<String>;
     /// The static evaluation and its terms, for people.
     fn evaluation(&self) -> String;
-    /// The proof tree of the position (see `search::build_proof_tree`), a
-    /// line for each entry: the position line, the winner's move and at
-    /// most how many plies the game then lasts; `Err` where the game has
-    /// none or the side to move does not win.
-    fn proof_tree(&self, _leaf_nodes: u64, _megabytes: usize) -> Result<Vec<String>, String> {
+    /// The proof tree of the position (see `search::build_proof_tree`), or
+    /// with `request.refutations` the trees that refute its losing moves
+    /// (`search::build_refutation_trees`), a line for each entry: the
+    /// position line, the winner's move and at most how many plies the game
+    /// then lasts; `Err` where the game has none or the side to move does
+    /// not win.
+    fn proof_tree(&self, _request: &TreeRequest) -> Result<Vec<String>, String> {
         Err("this game has no proof trees".to_string())
     }
     /// Searches the current position, which must not be over, among

@@ -8,7 +8,7 @@
 
 pub mod command;
 pub mod engine;
-mod input;
+pub mod input;
 pub mod options;
 pub mod output;
 pub mod report;

@@ -21,5 +21,5 @@ pub use alphabeta::{
 pub use dfpn::{ProofStep, TreeError};
 pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
-pub use proof_tree::{ProofTreeEntries, ProofTreeEntry, build_proof_tree, check_proof_tree};
+pub use proof_tree::{ProofTreeEntries, ProofTreeEntry, build_proof_tree, build_refutation_trees, check_proof_tree};
 pub use solve::{ProofTree, Solution, Solver, Verdict};

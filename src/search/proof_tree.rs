@@ -77,37 +77,118 @@ pub fn build_proof_tree<G: SearchGame>(
     leaf_nodes: u64,
     megabytes: usize,
 ) -> Result<ProofTreeEntries<G>, String> {
-    if game.players(root) != 2 {
-        return Err("proof trees are for two players".to_string());
+    let mut builder = TreeBuilder::new(game, root, leaf_nodes, megabytes)?;
+    if !builder.add_tree(root)? {
+        return Err("the side to move loses".to_string());
     }
-    let winner = game.mover(root);
-    let mut table = ProofTable::new(megabytes);
-    let mut leaf_table = ProofTable::new(LEAF_TABLE_MEGABYTES);
-    let mut entries = Vec::new();
-    let mut seen = HashSet::new();
-    let mut stack = vec![*root];
-    while let Some(position) = stack.pop() {
-        if !seen.insert(game.symmetric_key(&position).0) {
-            continue;
+    Ok(builder.entries)
+}
+
+/// The refutations of `root`'s losing moves: for every move of the side to
+/// move after which the other side is proved to win (one move of each
+/// class of moves equal up to a symmetry), the other side's proof tree, as
+/// `build_proof_tree` makes it, one after the other (a position shared by
+/// two trees once). A book of them turns an opponent's early mistake into
+/// a win when the proof is out of reach in a move's time. `Ok` and empty
+/// where no move loses.
+pub fn build_refutation_trees<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    leaf_nodes: u64,
+    megabytes: usize,
+) -> Result<ProofTreeEntries<G>, String> {
+    let mut builder = TreeBuilder::new(game, root, leaf_nodes, megabytes)?;
+    let mut moves = Vec::new();
+    game.legal_moves(root, &mut moves);
+    let mut replies_seen = HashSet::new();
+    let mut replies = Vec::new();
+    for mv in moves {
+        let reply = game.play(root, mv);
+        replies.clear();
+        game.legal_moves(&reply, &mut replies);
+        // A move that ends the game needs no tree.
+        if !replies.is_empty() && replies_seen.insert(game.symmetric_key(&reply).0) {
+            builder.add_tree(&reply)?;
         }
-        if !entries.is_empty() && wins_within(game, &position, leaf_nodes, &mut leaf_table) {
-            continue;
+    }
+    Ok(builder.entries)
+}
+
+/// Proof trees being written: the tables of their proofs and the entries
+/// found so far.
+struct TreeBuilder<'g, G: SearchGame> {
+    game: &'g G,
+    leaf_nodes: u64,
+    table: ProofTable,
+    leaf_table: ProofTable,
+    entries: ProofTreeEntries<G>,
+    /// The positions met (by their symmetric key), entries and leaves.
+    seen: HashSet<u64>,
+}
+
+impl<'g, G: SearchGame> TreeBuilder<'g, G> {
+    fn new(game: &'g G, root: &G::Position, leaf_nodes: u64, megabytes: usize) -> Result<Self, String> {
+        if game.players(root) != 2 {
+            return Err("proof trees are for two players".to_string());
         }
+        Ok(TreeBuilder {
+            game,
+            leaf_nodes,
+            table: ProofTable::new(megabytes),
+            leaf_table: ProofTable::new(LEAF_TABLE_MEGABYTES),
+            entries: Vec::new(),
+            seen: HashSet::new(),
+        })
+    }
+
+    /// Adds the proof tree of `root` if its side to move wins (`root` is
+    /// then an entry, or was one already); returns whether it wins.
+    fn add_tree(&mut self, root: &G::Position) -> Result<bool, String> {
+        let game = self.game;
+        let root_key = game.symmetric_key(root).0;
+        if self.seen.contains(&root_key) {
+            return Ok(true);
+        }
+        if !self.add_entry(root)? {
+            return Ok(false);
+        }
+        self.seen.insert(root_key);
+        let winner = game.mover(root);
+        let mut stack = Vec::new();
+        next_winner_positions(game, &game.play(root, self.entries[self.entries.len() - 1].mv), winner, &mut stack)?;
+        while let Some(position) = stack.pop() {
+            if !self.seen.insert(game.symmetric_key(&position).0)
+                || wins_within(game, &position, self.leaf_nodes, &mut self.leaf_table)
+            {
+                continue;
+            }
+            if !self.add_entry(&position)? {
+                return Err("a position of the tree is lost for the winner".to_string());
+            }
+            let mv = self.entries[self.entries.len() - 1].mv;
+            next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
+        }
+        Ok(true)
+    }
+
+    /// Proves `position` and adds it with its proved move if its side to
+    /// move wins; returns whether it does.
+    fn add_entry(&mut self, position: &G::Position) -> Result<bool, String> {
+        let game = self.game;
         let same_side = |a: usize, b: usize| a == b;
         let mut interrupt = |_: u64| false;
-        let proven = Prover::new(game, &mut table, &same_side, 0, &mut interrupt)
-            .prove(&position)
+        let proven = Prover::new(game, &mut self.table, &same_side, 0, &mut interrupt)
+            .prove(position)
             .map_err(|unproven| format!("no proof: {unproven:?}"))?;
         if !proven.mover_wins {
-            return Err("the side to move loses".to_string());
+            return Ok(false);
         }
-        let mv = proved_move(game, &position, &table, 0)
-            .filter(|&mv| game.is_legal(&position, mv))
+        let mv = proved_move(game, position, &self.table, 0)
+            .filter(|&mv| game.is_legal(position, mv))
             .ok_or("a proof without its move")?;
-        entries.push(ProofTreeEntry { position, mv, plies: proven.plies });
-        next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
+        self.entries.push(ProofTreeEntry { position: *position, mv, plies: proven.plies });
+        Ok(true)
     }
-    Ok(entries)
 }
 
 /// Proves `root` again from a proof tree: the root is an entry, each

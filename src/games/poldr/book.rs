@@ -1,11 +1,15 @@
 //! The proved moves POLD.R carries: for the two-player starts whose proof
 //! is out of reach in a move's time (5x5 and 6x6 with 16 bricks), the
 //! winner's move at every position of one proof, for every reply of the
-//! loser, down to positions that prove within `LEAF_NODES` nodes. The files
-//! in `book/` are written by `podium solve --tree` (the command heads each
+//! loser, down to positions that prove within `LEAF_NODES` nodes; and the
+//! same for the second player after each first move that loses (the
+//! refutations), where those proofs are out of reach too. The files in
+//! `book/` are written by `podium solve --tree` (the command heads each
 //! file) and proved again by the tests.
 
 use std::collections::HashMap;
+#[cfg(test)]
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use super::moves::Move;
@@ -18,6 +22,9 @@ pub struct BookFile {
     /// The arguments of `podium solve --tree` that wrote it.
     pub size: u8,
     pub bricks: u8,
+    /// Written with `--refutations`: the second player's trees after the
+    /// first moves that lose, not the first player's tree.
+    pub refutations: bool,
     pub text: &'static str,
 }
 
@@ -31,9 +38,16 @@ pub struct BookFile {
 const LEAF_NODES: u64 = 20_000;
 
 /// Every book POLD.R carries.
-pub const BOOKS: [BookFile; 2] = [
-    BookFile { name: "5x5-16.txt", size: 5, bricks: 16, text: include_str!("book/5x5-16.txt") },
-    BookFile { name: "6x6-16.txt", size: 6, bricks: 16, text: include_str!("book/6x6-16.txt") },
+pub const BOOKS: [BookFile; 3] = [
+    BookFile { name: "5x5-16.txt", size: 5, bricks: 16, refutations: false, text: include_str!("book/5x5-16.txt") },
+    BookFile { name: "6x6-16.txt", size: 6, bricks: 16, refutations: false, text: include_str!("book/6x6-16.txt") },
+    BookFile {
+        name: "5x5-16-refutations.txt",
+        size: 5,
+        bricks: 16,
+        refutations: true,
+        text: include_str!("book/5x5-16-refutations.txt"),
+    },
 ];
 
 /// One line of a book: a position line, the move and the plies, or `None`
@@ -67,6 +81,8 @@ static KNOWN: LazyLock<HashMap<u64, (Move, u32)>> =
             for parsed in book.text.lines().filter_map(parse_line) {
                 let (position, mv, plies) = parsed.expect("the books are proved by the tests");
                 debug_assert_eq!(position.size(), book.size, "{}", book.name);
+                // Blue wins the starts; Yellow, after Blue's losing first moves.
+                debug_assert_eq!(position.mover().index(), usize::from(book.refutations), "{}", book.name);
                 debug_assert!(position.seats().all(|seat| {
                     position.reserve(seat) as u32 + position.bricks(seat).count() == book.bricks as u32
                 }));
@@ -99,6 +115,7 @@ mod tests {
     fn every_book_proves_its_start_again() {
         for book in BOOKS {
             assert!(book.text.contains(&format!("--size {} --bricks {}", book.size, book.bricks)), "{}", book.name);
+            assert_eq!(book.text.contains("--refutations"), book.refutations, "{}", book.name);
             let entries: Vec<(Position, Move)> = book
                 .text
                 .lines()
@@ -109,7 +126,26 @@ mod tests {
                 })
                 .collect();
             let start = Position::start(book.size, 2, book.bricks).unwrap();
-            let leaves = check_proof_tree(&PoldrAdapter::default(), &start, &entries, LEAF_NODES)
+            // Every entry is checked whatever the root; a book of
+            // refutations has a root for each first move that loses, the
+            // first entry one of them.
+            let root = if book.refutations {
+                let after_first_move: HashSet<u64> = start
+                    .legal_moves()
+                    .into_iter()
+                    .map(|mv| {
+                        let mut after = start;
+                        after.play_unchecked(mv);
+                        after.symmetric_key().0
+                    })
+                    .collect();
+                let (first, _) = entries[0];
+                assert!(after_first_move.contains(&first.symmetric_key().0), "{}", book.name);
+                first
+            } else {
+                start
+            };
+            let leaves = check_proof_tree(&PoldrAdapter::default(), &root, &entries, LEAF_NODES)
                 .unwrap_or_else(|error| panic!("{}: {error}", book.name));
             assert!(leaves > 0, "{}", book.name);
         }

@@ -8,8 +8,8 @@ use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{self, PlayError, Session, read_move, search_in_notation};
-use crate::search::{Limits, Progress, SearchResult, Searcher, Signals, build_proof_tree};
+use crate::games::{self, PlayError, Session, TreeRequest, read_move, search_in_notation};
+use crate::search::{Limits, Progress, SearchResult, Searcher, Signals, build_proof_tree, build_refutation_trees};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
 /// played and a forfeit.
@@ -170,11 +170,12 @@ impl Session for PoldrSession {
         format!("eval {} to move: score {} {terms}", mover.name(), terms.score_for(mover))
     }
 
-    fn proof_tree(&self, leaf_nodes: u64, megabytes: usize) -> Result<Vec<String>, String> {
+    fn proof_tree(&self, request: &TreeRequest) -> Result<Vec<String>, String> {
         if self.outcome().is_some() {
             return Err("the game is over".to_string());
         }
-        let entries = build_proof_tree(&PoldrAdapter::default(), &self.position, leaf_nodes, megabytes)?;
+        let build = if request.refutations { build_refutation_trees } else { build_proof_tree };
+        let entries = build(&PoldrAdapter::default(), &self.position, request.leaf_nodes, request.megabytes)?;
         Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
     }
 
