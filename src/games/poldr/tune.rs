@@ -38,6 +38,9 @@ pub enum TuneError {
     /// Weights or feature names that do not read.
     #[error(transparent)]
     Weights(WeightsError),
+    /// `--scale` given: POLD.R's scores are logits in hundredths, fixed.
+    #[error("POLD.R's evaluation has a fixed scale (a score of 100 is a logit of 1): leave out --scale")]
+    Scale,
     /// The games hold no position of the player count asked for.
     #[error("no positions of {players}-player games in the games (--players sets the count fitted)")]
     NoPositions {
@@ -240,6 +243,9 @@ fn solve(mut matrix: Vec<Vec<f64>>, mut vector: Vec<f64>) -> Option<Vec<f64>> {
 /// and after, the weights as `tunables.rs` holds them).
 pub(crate) fn run(start: &Position, weights: &Weights, request: &TuneRequest) -> Result<Vec<String>, TuneError> {
     let players = start.players();
+    if request.scale.is_some() {
+        return Err(TuneError::Scale);
+    }
     let weights = weights.with_text(request.weights.as_deref().unwrap_or("")).map_err(TuneError::Weights)?;
     let free: Vec<Feature> = if request.features.is_empty() {
         Feature::ALL.to_vec()
@@ -338,6 +344,10 @@ mod tests {
         };
         let error = run(&start, &Weights([0; FEATURES]), &request).unwrap_err().to_string();
         assert!(error.starts_with("line 1: Zz9"), "{error}");
+        let scaled =
+            TuneRequest { games: vec![(1, "p1win startpos".into())], scale: Some(80.0), ..TuneRequest::default() };
+        let error = run(&start, &Weights([0; FEATURES]), &scaled).unwrap_err().to_string();
+        assert!(error.contains("leave out --scale"), "{error}");
         let three = Position::start(5, 3, 16).unwrap();
         let request = TuneRequest { games: vec![(1, "p1win startpos".into())], steps: 5, ..TuneRequest::default() };
         assert!(run(&start, &Weights([0; FEATURES]), &request).is_ok());
