@@ -97,28 +97,19 @@ impl<G: SearchGame> Worker<'_, G> {
     /// replies with every move while the others play their likeliest; the
     /// reply worst for the root player.
     fn brs_replies(&mut self, position: &G::Position, depth: i32, alpha: i32, mut beta: i32, ply: usize) -> i32 {
-        let mut best = INFINITY;
-        let mut best_line = Vec::new();
+        let mut worst = Worst::new();
         // The turns of the others before the root player's next, one each
         // (passes included).
         let others = self.root.players - 1;
         for searcher in 0..others {
             let mut line = Vec::new();
             let score = self.brs_layer(position, searcher, 0, depth, alpha, beta, ply, &mut line);
-            if self.aborted {
-                break;
-            }
-            if score < best {
-                best = score;
-                best_line = self.pv[ply].clone();
-            }
-            beta = beta.min(score);
-            if alpha >= beta {
+            if self.aborted || worst.cuts_off(score, &self.pv[ply], alpha, &mut beta) {
                 break;
             }
         }
-        self.pv[ply] = best_line;
-        best
+        self.pv[ply] = worst.line;
+        worst.score
     }
 
     /// One opponent's turn within a layer (`turn` counts the layer's turns
@@ -156,27 +147,18 @@ impl<G: SearchGame> Worker<'_, G> {
         if turn != searcher {
             moves.truncate(1);
         }
-        let mut best = INFINITY;
-        let mut best_line = Vec::new();
+        let mut worst = Worst::new();
         for mv in moves {
             let child = self.game.play(position, mv);
             line.push(mv);
             let score = self.brs_layer(&child, searcher, turn + 1, depth, alpha, beta, ply, line);
             line.pop();
-            if self.aborted {
-                break;
-            }
-            if score < best {
-                best = score;
-                best_line = self.pv[ply].clone();
-            }
-            beta = beta.min(score);
-            if alpha >= beta {
+            if self.aborted || worst.cuts_off(score, &self.pv[ply], alpha, &mut beta) {
                 break;
             }
         }
-        self.pv[ply] = best_line;
-        best
+        self.pv[ply] = worst.line;
+        worst.score
     }
 
     /// Moves with the game's highest `proof_priority` first.
@@ -193,5 +175,29 @@ impl<G: SearchGame> Worker<'_, G> {
         head[ply].clear();
         head[ply].push(mv);
         head[ply].extend_from_slice(&tail[0]);
+    }
+}
+
+/// The reply worst for the root player among those searched, and its line.
+struct Worst<M> {
+    score: i32,
+    line: Vec<M>,
+}
+
+impl<M: Copy> Worst<M> {
+    fn new() -> Self {
+        Worst { score: INFINITY, line: Vec::new() }
+    }
+
+    /// Takes a reply's `score` and `line`, lowering `beta`; whether the
+    /// window has closed, so that the other replies need no search.
+    fn cuts_off(&mut self, score: i32, line: &[M], alpha: i32, beta: &mut i32) -> bool {
+        if score < self.score {
+            self.score = score;
+            self.line.clear();
+            self.line.extend_from_slice(line);
+        }
+        *beta = (*beta).min(score);
+        alpha >= *beta
     }
 }
