@@ -290,10 +290,13 @@ o.o.o.o.o.o,...........,o-o-o.o.o.o,|.|X|......,o-o-o.o.o.o";
 /// The small game's pods.
 const SMALL_PODS: &str = "A=W:s,E:s;B=N:s,S:s;C=N:l,E:s";
 
-/// Positions of the small game, from seeded random games of it (seed 1,
-/// the positions the brute force settled within 100,000 positions, found
-/// with a throwaway search over the functions of this file): two whose
-/// value is a draw by repetition, and two won positions.
+/// Positions of the small game, found by a throwaway search (not kept):
+/// `random_game` from the small game's start (`6/6/6/6/6/6 w ABCabc 0 0`),
+/// `Xoshiro256PlusPlus::seed_from_u64(1)`, six games of at most 60 plies,
+/// every position put to `BruteForce::solve` with and without
+/// repetitions within 100,000 positions; these are positions of its games
+/// 0, 1 and 3 that it settled: two whose value is a draw by repetition
+/// (and a win where repeating is not allowed), and two won positions.
 const SMALL_POSITIONS: [&str; 4] = [
     "6/6/6/6/A1a3/1b4 w BCc 0 10",
     "6/6/6/6/A1a3/1b4 b BCc 0 11",
