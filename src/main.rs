@@ -47,8 +47,9 @@ enum Task {
     /// nodes and time (Pods by proof-number search, df-pn, with the endgame solver at its leaves,
     /// and in the advanced game a proved draw by repetition; POLD.R by its search with proofs).
     Solve(SolveArgs),
-    /// Fit the Pods evaluation's weights to the results of games (logistic
-    /// regression over every position of every game) and print them.
+    /// Fit the evaluation's weights to the results of games (logistic
+    /// regression over every position of every game) and print them: Pods
+    /// (per variant), or POLD.R (--game poldr, per player count: --players).
     Tune(TuneArgs),
 }
 
@@ -56,20 +57,22 @@ enum Task {
 struct TuneArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The games, one per line ('-': stdin): the result (1-0, 0-1 or
-    /// 1/2-1/2), then 'startpos' or a position line, then 'moves <move>...'.
+    /// The games, one per line ('-': stdin): the result (Pods 1-0, 0-1 or
+    /// 1/2-1/2; POLD.R p1win, p2win or p3win), then 'startpos' or a position
+    /// line, then 'moves <move>...' (as `arbiter.py export` writes them).
     #[arg(long, value_name = "FILE")]
     games: String,
     /// The features whose weights are fitted, by name (default: those the
-    /// variant's weights use); the others keep their weights.
+    /// variant's weights use in Pods, all in POLD.R); the others keep their weights.
     #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
     features: Vec<String>,
     /// The weights to start from, as name=value pairs separated by commas
     /// (features not named keep the variant's weights).
     #[arg(long, value_name = "WEIGHTS")]
     weights: Option<String>,
-    /// The evaluation's units: a score of `scale` is a win e to 1 against
+    /// Pods: the evaluation's units, a score of `scale` is a win e to 1 against
     /// (default: the scale at which the variant's own weights predict best).
+    /// POLD.R's is fixed (100).
     #[arg(long)]
     scale: Option<f64>,
     /// At most this many Newton steps (each a pass over all positions).

@@ -297,7 +297,7 @@ fn three_player_picture_eval_and_clocks() {
 #[test]
 fn both_multiplayer_searches_answer_and_paranoid_proves_three_player_wins() {
     let mut engine = EngineProcess::start();
-    for style in ["maxn", "paranoid", "MaxN", "brs", "mcts"] {
+    for style in ["maxn", "paranoid", "MaxN", "brs", "mcts", "mcts-eval"] {
         engine.send(&format!("setoption name MultiplayerSearch value {style}"));
         engine.send("newgame poldr players 3 size 6 bricks 16");
         engine.send("position startpos moves Pc3Mc5");
@@ -308,7 +308,7 @@ fn both_multiplayer_searches_answer_and_paranoid_proves_three_player_wins() {
     }
     engine.send("setoption name MultiplayerSearch value minimax");
     let errors = engine.sync();
-    assert!(errors.len() == 1 && errors[0].contains("paranoid, maxn, mcts or brs"), "{errors:?}");
+    assert!(errors.len() == 1 && errors[0].contains("paranoid, maxn, mcts, brs or mcts-eval"), "{errors:?}");
     // Four bricks on 4x4: Blue lays its last brick first against any defence.
     engine.send("setoption name MultiplayerSearch value paranoid");
     engine.send("newgame poldr players 3 size 4 bricks 4");

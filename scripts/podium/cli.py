@@ -16,7 +16,7 @@ from .clock import LONGEST_MS
 from .compliance import Compliance
 from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
-from .export import export_games
+from .export import export_games, tune_command
 from .header import match_header
 from .match import Match, MatchSettings, match_report
 from .merge import join_shards
@@ -289,17 +289,20 @@ def openings_parser() -> ArgumentParser:
 
 
 def export_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="arbiter.py export", description="Write the Pods games of match records as "
+    parser = ArgumentParser(prog="arbiter.py export", description="Write the games of match records as "
                             "`podium tune --games` reads them: one line per game, `<result> <start> moves <move> "
-                            "...`, the result from White's view (1-0, 0-1, 1/2-1/2), the start the position before "
-                            "the opening's random plies, which lead the moves. Games ended by a fault (illegal move, "
-                            "crash, stall, time forfeit, protocol error) say nothing of the position and are left "
-                            "out, and so are POLD.R games; draws adjudicated at --max-plies are kept. The summary "
-                            "goes to stderr.")
+                            "...`, the result from White's view in Pods (1-0, 0-1, 1/2-1/2), the winning seat in "
+                            "POLD.R (p1win, p2win, p3win), the start the position before the opening's random "
+                            "plies, which lead the moves. Games ended by a fault (illegal move, crash, stall, time "
+                            "forfeit, protocol error) say nothing of the position and are left out; draws "
+                            "adjudicated at --max-plies are kept. The games written are of one kind: one Pods "
+                            "variant or one POLD.R player count. The summary goes to stderr.")
     parser.add_argument("records", nargs="+", metavar="RECORDS", help="match records (JSON lines)")
     parser.add_argument("-o", "--output", metavar="FILE", help="the file to write (default: stdout)")
-    parser.add_argument("--variant", choices=VARIANTS, help="only the games of this variant (needed when the "
+    parser.add_argument("--variant", choices=VARIANTS, help="only the Pods games of this variant (needed when the "
                         "records hold both: podium tune fits one)")
+    parser.add_argument("--players", type=int, choices=(2, 3), help="only the POLD.R games of this many players "
+                        "(needed when the records hold both: podium tune fits one count)")
     parser.add_argument("--unique", action="store_true", help="drop a game that is the same as one before it: "
                         "same start, same moves")
     parser.add_argument("--engine", metavar="CMD", help="the Podium that plays each game through first, so that one "
@@ -492,7 +495,7 @@ def run_export(argv: list[str]) -> int:
     if args.output:
         check_writable(args.output, "--output")
     engine = split_command(args.engine, "--engine ") if args.engine else default_engine_command()
-    export = export_games(args.records, args.variant, args.unique, engine)
+    export = export_games(args.records, args.variant, args.unique, engine, args.players)
     for warning in export.warnings:
         print(f"arbiter: export: warning: {warning}", file=sys.stderr)
     text = "".join(line + "\n" for line in export.lines)
@@ -505,10 +508,9 @@ def run_export(argv: list[str]) -> int:
     else:
         sys.stdout.write(text)
         sys.stdout.flush()
-    variant = next(iter(export.variants))
+    kind = next(iter(export.variants))
     target = args.output or "-"
-    print(f"arbiter: export: {export.summary()}; fit them with: podium tune --variant {variant} --games {target}",
-          file=sys.stderr)
+    print(f"arbiter: export: {export.summary()}; fit them with: {tune_command(kind, target)}", file=sys.stderr)
     return 0
 
 

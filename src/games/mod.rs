@@ -8,6 +8,7 @@
 //! result, perft, a picture, the evaluation and a search). Each game
 //! implements both once.
 
+mod linear;
 pub mod pods;
 pub mod poldr;
 pub mod registry;

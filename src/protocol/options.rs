@@ -298,7 +298,7 @@ mod tests {
         for expected in [
             "option name Hash type spin default 64 min 1 max 1024",
             "option name Variant type combo default standard var standard var advanced",
-            "option name MultiplayerSearch type combo default mcts var paranoid var maxn var mcts var brs",
+            "option name MultiplayerSearch type combo default mcts var paranoid var maxn var mcts var brs var mcts-eval",
             "option name Game type combo default pods var pods var poldr",
             "option name Clear Hash type button",
             "option name EvalWeights type string default <empty>",

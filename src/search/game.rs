@@ -76,6 +76,15 @@ pub trait GameKnowledge: GameRules {
     /// no legal move (the game is over), which a leaf must not miss.
     fn evaluate(&self, position: &Self::Position, player: usize) -> Option<i32>;
 
+    /// Each player's chance to win as the evaluation sees it (in seat
+    /// order, summing to 1) into `shares`, which has a place per player;
+    /// false, leaving `shares` alone, where the game has no such model or
+    /// the game is over. MCTS ends its playouts with it
+    /// (`PARAMS.mcts_playout_plies`).
+    fn win_shares(&self, _position: &Self::Position, _shares: &mut [f32]) -> bool {
+        false
+    }
+
     /// A move with which the side to move wins at once, where the game can
     /// tell cheaply without playing its moves. The search scores such a
     /// node as won at the next ply before pruning anything, so a win the

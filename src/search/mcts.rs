@@ -1,5 +1,8 @@
 //! Monte Carlo tree search for games of more than two players: UCT
-//! selection, random playouts to the end of the game, max-n backups (each
+//! selection, random playouts to the end of the game (or, as `mcts-eval`
+//! and where the game evaluates each player's chance to win with
+//! `win_shares`, to `PARAMS.mcts_playout_plies` and that chance), max-n
+//! backups (each
 //! node holds the wins of the player who moved into it, so every player
 //! picks what is best for itself), and proved nodes (MCTS-Solver in its
 //! multi-player form: a node is won where its mover has a won child, and
@@ -18,6 +21,16 @@ use super::params::PARAMS;
 const UNPROVED: u8 = u8::MAX;
 /// A node's `proved` for a drawn game.
 const DRAW: u8 = u8::MAX - 1;
+/// The most players whose chances a playout's evaluation gives.
+const MAX_SHARES: usize = 8;
+
+/// How a simulation ended: a game over (its winner, or `DRAW`), or each
+/// player's chance to win as the game's evaluation sees it.
+#[derive(Clone, Copy)]
+enum Outcome {
+    Winner(u8),
+    Shares([f32; MAX_SHARES]),
+}
 
 /// One node of the tree.
 #[derive(Clone, Copy)]
@@ -36,7 +49,7 @@ struct Node<M> {
     children: u32,
     visits: u32,
     /// Wins of `by` over the simulations through this node (a draw counts
-    /// a share).
+    /// a share, and a playout the evaluation ends `by`'s chance).
     wins: f32,
 }
 
@@ -48,13 +61,15 @@ pub(super) struct MctsTree<M> {
     moves: Vec<M>,
     path: Vec<u32>,
     rng: u64,
+    /// Whether playouts end with the game's evaluation (`MultiplayerSearch::MctsEval`).
+    pub(super) evaluated: bool,
 }
 
 impl<M: Copy> MctsTree<M> {
     /// A tree of at most `megabytes` of nodes.
     pub(super) fn new(megabytes: usize) -> MctsTree<M> {
         let capacity = ((megabytes.max(1) << 20) / std::mem::size_of::<Node<M>>()).max(1024);
-        MctsTree { nodes: Vec::new(), capacity, moves: Vec::new(), path: Vec::new(), rng: 1 }
+        MctsTree { nodes: Vec::new(), capacity, moves: Vec::new(), path: Vec::new(), rng: 1, evaluated: false }
     }
 
     /// A random number (xorshift64*).
@@ -145,7 +160,8 @@ pub(super) fn search<G: SearchGame>(
 }
 
 /// One simulation: down the tree by UCT to a leaf, a playout from it (or
-/// its proved result), and the result backed up. Returns the depth reached.
+/// its proved result), and the result (a winner, or each player's share)
+/// backed up. Returns the depth reached.
 fn simulate<G: SearchGame>(
     game: &G,
     tree: &mut MctsTree<G::Move>,
@@ -157,17 +173,17 @@ fn simulate<G: SearchGame>(
     tree.path.clear();
     tree.path.push(0);
     let mut index = 0usize;
-    let winner = loop {
+    let outcome = loop {
         let node = tree.nodes[index];
         if node.proved != UNPROVED {
-            break node.proved;
+            break Outcome::Winner(node.proved);
         }
         if !node.expanded {
             if index != 0 && node.visits == 0 || tree.nodes.len() + 256 > tree.capacity {
-                break playout(game, tree, position);
+                break playout(game, tree, position, players);
             }
             if let Some(result) = expand(game, tree, index, &position, if index == 0 { root_moves } else { &[] }) {
-                break result;
+                break Outcome::Winner(result);
             }
         }
         let child = select(tree, index, players);
@@ -176,7 +192,7 @@ fn simulate<G: SearchGame>(
         tree.path.push(child as u32);
         index = child;
     };
-    backup(tree, winner, players);
+    backup(tree, outcome, players);
     tree.path.len()
 }
 
@@ -280,20 +296,35 @@ fn result_for(winner: u8, player: u8, players: usize) -> f32 {
     }
 }
 
-/// Random moves to the end of the game; the winner.
-fn playout<G: SearchGame>(game: &G, tree: &mut MctsTree<G::Move>, mut position: G::Position) -> u8 {
+/// Random moves to the end of the game, its winner; or, where the tree is
+/// `evaluated`, after `PARAMS.mcts_playout_plies` of them, the game's
+/// evaluation of each player's chance, where it has one.
+fn playout<G: SearchGame>(
+    game: &G,
+    tree: &mut MctsTree<G::Move>,
+    mut position: G::Position,
+    players: usize,
+) -> Outcome {
     let mut moves = std::mem::take(&mut tree.moves);
-    let winner = loop {
+    let mut plies_left = PARAMS.mcts_playout_plies;
+    let outcome = loop {
+        if tree.evaluated && plies_left == 0 && players <= MAX_SHARES {
+            let mut shares = [0.0; MAX_SHARES];
+            if game.win_shares(&position, &mut shares[..players]) {
+                break Outcome::Shares(shares);
+            }
+        }
         moves.clear();
         game.legal_moves(&position, &mut moves);
         if moves.is_empty() {
-            break game.winner(&position).map_or(DRAW, |winner| winner as u8);
+            break Outcome::Winner(game.winner(&position).map_or(DRAW, |winner| winner as u8));
         }
         let mv = moves[tree.random(moves.len())];
         position = game.play(&position, mv);
+        plies_left = plies_left.saturating_sub(1);
     };
     tree.moves = moves;
-    winner
+    outcome
 }
 
 /// Counts the simulation along the path, and proves what it settles: a node
@@ -303,13 +334,16 @@ fn playout<G: SearchGame>(game: &G, tree: &mut MctsTree<G::Move>, mut position: 
 /// stays open (`select` then picks among its children at random), so a
 /// loss proved only against a coalition or a guessed choice never ends a
 /// search nor hides the games the others may yet give away.
-fn backup<M: Copy>(tree: &mut MctsTree<M>, winner: u8, players: usize) {
+fn backup<M: Copy>(tree: &mut MctsTree<M>, outcome: Outcome, players: usize) {
     let mut proving = true;
     for step in (0..tree.path.len()).rev() {
         let index = tree.path[step] as usize;
         let node = &mut tree.nodes[index];
         node.visits += 1;
-        node.wins += result_for(winner, node.by, players);
+        node.wins += match outcome {
+            Outcome::Winner(winner) => result_for(winner, node.by, players),
+            Outcome::Shares(shares) => shares.get(usize::from(node.by)).copied().unwrap_or(0.0),
+        };
         if !proving || step == tree.path.len() - 1 {
             continue;
         }

@@ -48,8 +48,8 @@ class ExportTest(unittest.TestCase):
                   "--referee", PODIUM, "--games", "2")
         self.play("poldr.jsonl", "--game", "poldr", "--size", "4", "--bricks", "3", *podiums("one", "two"),
                   "--games", "2")
-        done = self.export("pods.jsonl", "faults.jsonl", "poldr.jsonl", "-o", "games.txt")
-        self.assertIn("4 games of 8 exported (2 games ended by a fault, 2 POLD.R games skipped); fit them with: "
+        done = self.export("pods.jsonl", "faults.jsonl", "poldr.jsonl", "--variant", "standard", "-o", "games.txt")
+        self.assertIn("4 games of 8 exported (2 games ended by a fault, 2 games of another kind); fit them with: "
                       "podium tune --variant standard --games games.txt", done.stderr)
         self.assertEqual(done.stdout, "")
         lines = self.read("games.txt")
@@ -91,9 +91,11 @@ class ExportTest(unittest.TestCase):
         self.play("poldr.jsonl", "--game", "poldr", "--size", "4", "--bricks", "3", *podiums("one", "two"),
                   "--games", "2")
         for args, mentions in [
-                (["standard.jsonl", "advanced.jsonl"], "the games are of several variants, advanced (2 games), "
+                (["standard.jsonl", "advanced.jsonl"], "the games are of several kinds, advanced (2 games), "
                                                        "standard (2 games): choose one with --variant"),
-                (["poldr.jsonl"], "no Pods games ended by the rules in poldr.jsonl"),
+                (["standard.jsonl", "poldr.jsonl"], "the games are of several kinds, poldr-2 (2 games), "
+                                                    "standard (2 games): choose one with --variant (Pods) or --players"),
+                (["poldr.jsonl", "--players", "3"], "no games ended by the rules in poldr.jsonl"),
                 (["no-such.jsonl"], "no-such.jsonl: No such file or directory"),
                 (["standard.jsonl", "--variant", "chess"], "argument --variant: invalid choice: 'chess'"),
                 (["standard.jsonl", "-o", os.path.join("no", "games.txt")], "no such directory no"),
@@ -105,11 +107,45 @@ class ExportTest(unittest.TestCase):
                 self.assertIn(mentions, done.stderr)
                 self.assertEqual(done.stdout, "")
         done = self.export("standard.jsonl", "advanced.jsonl", "--variant", "advanced")
-        self.assertIn("2 games of 4 exported (2 games of another variant); fit them with: podium tune --variant "
+        self.assertIn("2 games of 4 exported (2 games of another kind); fit them with: podium tune --variant "
                       "advanced --games -", done.stderr)
         self.run_.records = os.path.join(self.dir, "advanced.jsonl")
         self.assertEqual([line.split(" ", 1)[0] for line in done.stdout.splitlines()],
                          [WHITE_RESULTS[record["result"]] for record in self.run_.read_records()])
+
+    def test_poldr_games_of_one_player_count_replay_to_their_winner_and_podium_tune_fits_them(self):
+        self.play("three.jsonl", "--game", "poldr", "--players", "3", "--size", "5", "--bricks", "6",
+                  *podiums("one", "two", "three"), "--games", "6", "--random-plies", "2", "--seed", "3")
+        self.play("two.jsonl", "--game", "poldr", "--size", "4", "--bricks", "3", *podiums("one", "two"),
+                  "--games", "2")
+        done = self.export("three.jsonl", "two.jsonl", "--players", "3", "-o", "games.txt")
+        self.assertIn("6 games of 8 exported (2 games of another kind); fit them with: podium tune --game poldr "
+                      "--players 3 --games games.txt", done.stderr)
+        lines = self.read("games.txt")
+        self.run_.records = os.path.join(self.dir, "three.jsonl")
+        records = self.run_.read_records()
+        self.assertEqual(len(lines), len(records))
+        with Engine([PODIUM]) as engine:
+            for line, record in zip(lines, records):
+                result, start_and_moves = line.split(" ", 1)
+                start, moves = start_and_moves.split(" moves")
+                self.assertEqual(result, record["result"])
+                self.assertEqual(start, record["opening_base"])
+                engine.new_game("poldr", players=3, size=5, bricks=6)
+                engine.set_position(start, moves.split())
+                self.assertTrue(engine.is_game_over(), line)
+                self.assertEqual(engine.result(), result, line)
+        games = os.path.join(self.dir, "games.txt")
+        tune = subprocess.run([PODIUM, "tune", "--game", "poldr", "--players", "3", "--games", games, "--steps", "2"],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(tune.returncode, 0, tune.stderr)
+        self.assertRegex(tune.stdout, r"^players 3 games 6 positions [1-9]\d*\n")
+        self.assertIn("weights build_reserve=", tune.stdout)
+        # The two-player fit finds no game of its count there, and says so.
+        tune = subprocess.run([PODIUM, "tune", "--game", "poldr", "--games", games], capture_output=True, text=True,
+                              timeout=60)
+        self.assertNotEqual(tune.returncode, 0)
+        self.assertIn("no positions of 2-player games", tune.stderr)
 
 
 if __name__ == "__main__":

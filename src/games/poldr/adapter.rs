@@ -1,7 +1,7 @@
 //! POLD.R as the search sees it: its rules, its knowledge (the evaluation
 //! and what proofs need) and the search's settings for it.
 
-use super::eval::{EvalTerms, Weights, evaluate_terms};
+use super::eval::{EvalTerms, Weights, evaluate_terms, score_for, scores, win_shares};
 use super::moves::Move;
 use super::position::Position;
 use super::tunables::TUNABLES;
@@ -11,19 +11,27 @@ use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
 /// POLD.R for the search. Stateless: positions carry their board size and
 /// number of players.
 pub struct PoldrAdapter {
-    weights: Weights,
+    /// The evaluation's weights for two players.
+    weights_two: Weights,
+    /// The evaluation's weights for three players.
+    weights_three: Weights,
 }
 
 impl Default for PoldrAdapter {
     fn default() -> PoldrAdapter {
-        PoldrAdapter { weights: TUNABLES.weights }
+        PoldrAdapter { weights_two: TUNABLES.weights_two, weights_three: TUNABLES.weights_three }
     }
 }
 
 impl PoldrAdapter {
+    /// The weights played with `players` players.
+    pub(crate) fn weights(&self, players: usize) -> &Weights {
+        if players == 2 { &self.weights_two } else { &self.weights_three }
+    }
+
     /// The evaluation's terms, for people (the `eval` command) and for `evaluate`.
     pub(crate) fn evaluate_terms(&self, position: &Position) -> EvalTerms {
-        evaluate_terms(position, &self.weights)
+        evaluate_terms(position, self.weights(position.players()))
     }
 }
 
@@ -84,8 +92,19 @@ impl GameKnowledge for PoldrAdapter {
         if position.is_over() {
             return None;
         }
-        let player = Seat::from_index(player).expect("a seat of the game");
-        Some(self.evaluate_terms(position).score_for(player))
+        let players = position.players();
+        debug_assert!(Seat::from_index(player).is_some_and(|seat| seat.index() < players), "a seat of the game");
+        Some(score_for(&scores(position, self.weights(players))[..players], player))
+    }
+
+    /// The softmax of the players' scores: the model the weights were fitted to.
+    fn win_shares(&self, position: &Position, shares: &mut [f32]) -> bool {
+        if position.is_over() {
+            return false;
+        }
+        let players = position.players();
+        win_shares(&scores(position, self.weights(players))[..players], shares);
+        true
     }
 
     /// Turns that place or take back more bricks first: the race to the

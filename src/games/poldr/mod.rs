@@ -12,6 +12,7 @@ mod position;
 mod session;
 mod setup;
 mod tunables;
+mod tune;
 mod types;
 mod zobrist;
 

@@ -7,7 +7,7 @@ use super::geometry::SYMMETRIES;
 use super::types::{MAX_BRICKS, MAX_PLAYERS, MAX_SIZE, MIN_SIZE};
 use super::{PoldrSession, Position};
 use crate::games::Session;
-use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, Values};
+use crate::games::registry::{Bench, BenchPosition, GameError, GameSetup, GameType, Parameter, TuneRequest, Values};
 
 /// The registry's entry for POLD.R.
 pub(crate) struct Poldr;
@@ -65,6 +65,14 @@ impl GameType for Poldr {
     fn bench(&self) -> Bench {
         let positions = BENCH_POSITIONS.iter().map(|&line| BenchPosition { settings: Vec::new(), line }).collect();
         Bench { depth: BENCH_DEPTH, positions, perft_depth: PERFT_DEPTH }
+    }
+
+    /// Fits the weights of the player count `Players` sets on the games of that count.
+    fn tune(&self, values: &Values, request: &TuneRequest) -> Result<Vec<String>, GameError> {
+        let setting = |name| u8::try_from(values.number(name)).expect("declared ranges fit a byte");
+        let start = Position::start(setting(SIZE), setting(PLAYERS), setting(BRICKS)).map_err(GameError::new)?;
+        let adapter = super::PoldrAdapter::default();
+        super::tune::run(&start, adapter.weights(start.players()), request).map_err(GameError::new)
     }
 }
 

@@ -7,13 +7,29 @@ use super::eval::Weights;
 /// POLD.R's tunables. One value is used (`TUNABLES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Tunables {
-    /// The evaluation's weights: a brick in reserve counts against its
-    /// player while building (the last brick placed wins) and for it while
-    /// clearing (the most bricks win at the end), where a brick a turn
-    /// could take back now counts half as much. A mobility term (empty
-    /// cells each player could move to with its pieces aligned, weight 3)
-    /// measured -20.9 +/- 69.0 over 100 games at 100 ms a move: not kept.
-    pub(super) weights: Weights,
+    /// The evaluation's weights for two players (see `eval.rs` for the
+    /// features), fitted by `podium tune --game poldr --players 2` on
+    /// 2,526 games (92,994 positions) of self-play by 69de8a6 made by
+    /// `python3 scripts/poldr_tune_data.py` (600 games on each size 5 to 9
+    /// at 4,000 against 1,500 nodes a move, from 4 random plies; 474
+    /// duplicates dropped): cross-entropy 0.6499 against 0.6931 for even
+    /// chances. Against 69de8a6's hand-set weights at 100 ms a move: 7x7
+    /// with 24 bricks +111.4 +/- 53.5 (200 games), 5x5 with 16 bricks
+    /// -10.4 +/- 24.5 (200 games, most pairs decided by the proofs); the
+    /// other sizes in docs/poldr-strength.md.
+    pub(super) weights_two: Weights,
+    /// The evaluation's weights for three players, fitted by `podium tune
+    /// --game poldr --players 3` (a per-seat win target: the softmax of
+    /// the three scores) on 1,563 games (69,639 positions) of self-play by
+    /// 69de8a6 made by `python3 scripts/poldr_tune_data.py` (600 games on
+    /// each size 5 to 7, MCTS at 3,000, 1,500 and 800 simulations, from 4
+    /// random plies; 237 duplicates dropped): cross-entropy 1.0342 against
+    /// 1.0986 for even chances. Building, more bricks in reserve count for
+    /// a player here: the count decides three-player games (all 1,800 of
+    /// the data's ended by it, none by a last brick). The default
+    /// search of three players (`mcts`) does not use them; paranoid, max-n,
+    /// BRS and `mcts-eval` do (docs/poldr-strength.md).
+    pub(super) weights_three: Weights,
     /// Proofs are tried in timed play where the game's bound on the plies
     /// left is at most this: beyond it a proof is out of reach, and its
     /// nodes would be the iterations' loss. Spending the iterations' node
@@ -45,7 +61,8 @@ pub(super) struct Tunables {
 impl Tunables {
     /// The values POLD.R plays with.
     pub(super) const DEFAULT: Tunables = Tunables {
-        weights: Weights { building_reserve: -30, clearing_reserve: 100, clearable_brick: 50 },
+        weights_two: Weights([-71, 24, 57, 18, 13, -16, 14, 43, 68, -31, 119, 135, -18, -2, 5]),
+        weights_three: Weights([36, 37, -1, -38, 25, 5, -3, 105, 131, 71, -42, -18, 5, 74, 1]),
         proof_horizon: 90,
         dedicated_proof_horizon: 90,
         proof_lookahead: false,

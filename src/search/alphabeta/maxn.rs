@@ -28,12 +28,23 @@ pub enum MultiplayerSearch {
     /// Best-Reply Search: between two of the root player's turns, only the
     /// others' single most harmful reply (`brs`).
     Brs,
+    /// MCTS whose playouts end after `PARAMS.mcts_playout_plies` random
+    /// plies with the game's evaluation of each player's chance to win
+    /// (`GameKnowledge::win_shares`), where the game has one. Not the
+    /// default: with POLD.R's fitted evaluation it did not beat `mcts`
+    /// (docs/poldr-strength.md).
+    MctsEval,
 }
 
 impl MultiplayerSearch {
     /// Every style, as the `MultiplayerSearch` option lists them.
-    pub const ALL: [MultiplayerSearch; 4] =
-        [MultiplayerSearch::Paranoid, MultiplayerSearch::MaxN, MultiplayerSearch::Mcts, MultiplayerSearch::Brs];
+    pub const ALL: [MultiplayerSearch; 5] = [
+        MultiplayerSearch::Paranoid,
+        MultiplayerSearch::MaxN,
+        MultiplayerSearch::Mcts,
+        MultiplayerSearch::Brs,
+        MultiplayerSearch::MctsEval,
+    ];
 
     /// Every style's name, comma separated, for messages.
     fn names() -> String {
@@ -49,6 +60,7 @@ impl fmt::Display for MultiplayerSearch {
             MultiplayerSearch::MaxN => "maxn",
             MultiplayerSearch::Mcts => "mcts",
             MultiplayerSearch::Brs => "brs",
+            MultiplayerSearch::MctsEval => "mcts-eval",
         })
     }
 }

@@ -153,8 +153,13 @@ impl Searcher {
         report: impl FnMut(Progress<'_, G::Move>),
     ) -> SearchResult<G::Move> {
         // MCTS knows no repetitions: where they draw, alpha-beta searches.
-        if self.multiplayer == MultiplayerSearch::Mcts && game.players(root) > 2 && !game.repetition_is_draw() {
+        let evaluated = self.multiplayer == MultiplayerSearch::MctsEval;
+        if (self.multiplayer == MultiplayerSearch::Mcts || evaluated)
+            && game.players(root) > 2
+            && !game.repetition_is_draw()
+        {
             let mut tree = MctsTree::new(self.tt.megabytes());
+            tree.evaluated = evaluated;
             let mut report = report;
             return mcts::search(game, &mut tree, root, limits, root_moves, signals, &mut report);
         }
