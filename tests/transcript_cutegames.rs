@@ -133,7 +133,9 @@ impl Match {
                     assert!(has_form("bestmove <move>", &line), "{line:?}");
                     break mv.to_string();
                 }
-                assert!(has_form(INFO_FORM, &line), "bad line during a search: {line:?}");
+                // A move from a proof book is announced first (cutegames ignores `info string`).
+                let book_note = line.starts_with("info string book: ");
+                assert!(has_form(INFO_FORM, &line) || book_note, "bad line during a search: {line:?}");
                 infos += 1;
             };
             assert!(infos > 0, "no info line before bestmove {mv}");
