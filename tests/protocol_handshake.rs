@@ -45,6 +45,7 @@ fn handshake(hello: &str, confirmation: &str) -> Vec<String> {
             "MultiplayerSearch",
             "MultiPV",
             "Ponder",
+            "OwnBook",
             "Clear"
         ]
     );
