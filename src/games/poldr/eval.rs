@@ -368,9 +368,11 @@ impl fmt::Display for EvalTerms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "phase {}", if self.clearing { "clearing" } else { "building" })?;
         let prefix = if self.clearing { "clear_" } else { "build_" };
-        for (seat, values, score) in &self.seats {
+        for (index, (seat, values, score)) in self.seats.iter().enumerate() {
             let reserve = if self.clearing { Feature::ClearReserve } else { Feature::BuildReserve };
-            write!(f, " {} reserve {}", seat.name(), values[reserve as usize])?;
+            // Seats are separated by `;`, not ended by one.
+            let separator = if index == 0 { "" } else { ";" };
+            write!(f, "{separator} {} reserve {}", seat.name(), values[reserve as usize])?;
             for feature in Feature::ALL {
                 if let Some(short) = feature.name().strip_prefix(prefix)
                     && feature != reserve
@@ -378,7 +380,7 @@ impl fmt::Display for EvalTerms {
                     write!(f, " {short} {}", values[feature as usize])?;
                 }
             }
-            write!(f, " score {score};")?;
+            write!(f, " score {score}")?;
         }
         Ok(())
     }
