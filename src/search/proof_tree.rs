@@ -176,13 +176,13 @@ impl<'g, G: SearchGame> TreeBuilder<'g, G> {
         if self.seen.contains(&root_key) {
             return Ok(true);
         }
-        if !self.add_entry(root)? {
+        let Some(mv) = self.add_entry(root)? else {
             return Ok(false);
-        }
+        };
         self.seen.insert(root_key);
         let winner = game.mover(root);
         let mut stack = Vec::new();
-        next_winner_positions(game, &game.play(root, self.entries[self.entries.len() - 1].mv), winner, &mut stack)?;
+        next_winner_positions(game, &game.play(root, mv), winner, &mut stack)?;
         self.grow(stack, winner)?;
         Ok(true)
     }
@@ -197,18 +197,17 @@ impl<'g, G: SearchGame> TreeBuilder<'g, G> {
             {
                 continue;
             }
-            if !self.add_entry(&position)? {
+            let Some(mv) = self.add_entry(&position)? else {
                 return Err("a position of the tree is lost for the winner".to_string());
-            }
-            let mv = self.entries[self.entries.len() - 1].mv;
+            };
             next_winner_positions(game, &game.play(&position, mv), winner, &mut stack)?;
         }
         Ok(())
     }
 
     /// Proves `position` and adds it with its proved move if its side to
-    /// move wins; returns whether it does.
-    fn add_entry(&mut self, position: &G::Position) -> Result<bool, String> {
+    /// move wins; returns that move, `None` where it does not win.
+    fn add_entry(&mut self, position: &G::Position) -> Result<Option<G::Move>, String> {
         let game = self.game;
         let same_side = |a: usize, b: usize| a == b;
         let mut interrupt = |_: u64| false;
@@ -216,13 +215,13 @@ impl<'g, G: SearchGame> TreeBuilder<'g, G> {
             .prove(position)
             .map_err(|unproven| format!("no proof: {unproven:?}"))?;
         if !proven.mover_wins {
-            return Ok(false);
+            return Ok(None);
         }
         let mv = proved_move(game, position, &self.table, 0)
             .filter(|&mv| game.is_legal(position, mv))
             .ok_or("a proof without its move")?;
         self.entries.push(ProofTreeEntry { position: *position, mv, plies: proven.plies });
-        Ok(true)
+        Ok(Some(mv))
     }
 }
 
