@@ -53,6 +53,13 @@ struct Node<M> {
     wins: f32,
 }
 
+impl<M> Node<M> {
+    /// A node not yet expanded, proved or visited.
+    fn unvisited(mv: Option<M>, by: u8, mover: u8) -> Self {
+        Node { mv, by, mover, proved: UNPROVED, expanded: false, first_child: 0, children: 0, visits: 0, wins: 0.0 }
+    }
+}
+
 /// The tree, kept from search to search so its memory is allocated once.
 pub(super) struct MctsTree<M> {
     nodes: Vec<Node<M>>,
@@ -112,17 +119,7 @@ pub(super) fn search<G: SearchGame>(
     });
     tree.rng = game.hash(root) | 1;
     tree.nodes.clear();
-    tree.nodes.push(Node {
-        mv: None,
-        by: UNPROVED,
-        mover: game.mover(root) as u8,
-        proved: UNPROVED,
-        expanded: false,
-        first_child: 0,
-        children: 0,
-        visits: 0,
-        wins: 0.0,
-    });
+    tree.nodes.push(Node::unvisited(None, UNPROVED, game.mover(root) as u8));
     let players = game.players(root);
     let mut done: u64 = 0;
     let mut deepest = 0;
@@ -228,17 +225,7 @@ fn expand<G: SearchGame>(
     tree.nodes[index].first_child = first_child;
     tree.nodes[index].children = moves.len() as u32;
     for &mv in &moves {
-        tree.nodes.push(Node {
-            mv: Some(mv),
-            by: mover,
-            mover: UNPROVED,
-            proved: UNPROVED,
-            expanded: false,
-            first_child: 0,
-            children: 0,
-            visits: 0,
-            wins: 0.0,
-        });
+        tree.nodes.push(Node::unvisited(Some(mv), mover, UNPROVED));
     }
     tree.moves = moves;
     None
