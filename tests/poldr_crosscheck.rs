@@ -9,7 +9,7 @@
 mod common;
 
 use common::poldr_reference::RefPos;
-use podium::games::poldr::{Position, Seat, divide, perft};
+use podium::games::poldr::{Phase, Position, Seat, divide, perft};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -144,4 +144,64 @@ fn proofs_agree_with_the_reference_solver() {
         let reference = RefPos::parse(line).expect("valid for the reference");
         assert_eq!(proved_winner(line), reference.solve_winner(), "{line}");
     }
+}
+
+/// The reference's position after `plies` random moves from `reference`,
+/// or the end of the game if it comes first, with the plies played.
+fn random_playout(reference: &RefPos, random: &mut Xoshiro256PlusPlus) -> (RefPos, u32) {
+    let mut position = reference.clone();
+    let mut plies = 0;
+    loop {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return (position, plies);
+        }
+        let pick = &moves[(random.next_u64() % moves.len() as u64) as usize];
+        position = position.play(pick).expect("a listed move");
+        plies += 1;
+    }
+}
+
+#[test]
+fn decided_clearing_races_end_as_decided_whatever_is_played() {
+    // `decided` says a seat wins however the rest is played: so every
+    // random playout of the reference must end with that seat's win, within
+    // the plies it gives; with two players and few bricks, the reference's
+    // brute force must agree too.
+    use podium::games::poldr::PoldrAdapter;
+    use podium::search::GameKnowledge;
+
+    let adapter = PoldrAdapter::default();
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(0x5eed_0003);
+    let mut decided_met = [0usize; 2];
+    let mut solved = 0;
+    for game in 0..800u64 {
+        let players = if game % 4 == 3 { 3 } else { 2 };
+        let size = 4 + (game / 4 % 4) as u8;
+        let bricks = [3u8, 5, 8, 16][(game / 16 % 4) as usize];
+        let mut position = Position::start(size, players, bricks).expect("valid");
+        while position.outcome().is_none() {
+            if let Some(decided) = adapter.decided(&position) {
+                assert_eq!(position.phase(), Phase::Clearing, "{position}");
+                decided_met[players as usize - 2] += 1;
+                let reference = RefPos::parse(&position.to_string()).expect("valid for the reference");
+                for _ in 0..4 {
+                    let (end, plies) = random_playout(&reference, &mut random);
+                    assert_eq!(end.winner(), Some(decided.winner), "{position}: a playout to {}", end.to_line());
+                    assert!(plies <= decided.plies, "{position}: {plies} plies, bound {}", decided.plies);
+                }
+                let line = position.to_string();
+                let board = line.split(' ').next().expect("a board");
+                let bricks_left = board.chars().filter(|piece| matches!(piece, 'b' | 'y' | 'r')).count();
+                if players == 2 && size <= 5 && bricks_left <= 8 {
+                    assert_eq!(reference.solve_winner(), decided.winner, "{position}");
+                    solved += 1;
+                }
+            }
+            let moves = position.legal_moves();
+            position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(decided_met.iter().all(|&count| count >= 100), "decided positions met: {decided_met:?}");
+    assert!(solved >= 50, "decided positions solved by brute force: {solved}");
 }

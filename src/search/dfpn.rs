@@ -13,7 +13,7 @@
 //! `symmetric_key`, so transpositions and symmetric positions share them.
 //! A new position starts with the number of its moves as the cost of
 //! refuting it; where the game's sound bounds decide a position
-//! (`proof_verdict`) it is settled at once, and where few plies can be left
+//! (`decided`) it is settled at once, and where few plies can be left
 //! (`plies_left_bound`) the existing endgame solver (`solver.rs`, a
 //! depth-first win/loss search) gets a budget of nodes to settle it.
 //!
@@ -54,7 +54,7 @@ const MAX_PATH: usize = 1000;
 pub enum Settled {
     /// The search below it.
     Search,
-    /// The endgame solver, or the game's own bound (`proof_verdict`): a
+    /// The endgame solver, or the game's own bound (`decided`): a
     /// leaf of the proof.
     Leaf,
     /// No legal move: the game is over.
@@ -390,8 +390,8 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
     /// the game's bounds or the endgame solver can (a leaf of the proof).
     fn evaluate(&mut self, position: &G::Position, key: u64) -> Option<Numbers> {
         let or_node = (self.attacker)(self.game.mover(position));
-        let mover_wins = match self.game.proof_verdict(position) {
-            Some((mover_wins, plies)) => Some((mover_wins, plies)),
+        let mover_wins = match self.game.decided(position) {
+            Some(decided) => Some(((self.attacker)(decided.winner) == or_node, decided.plies)),
             None => self.try_leaf_solver(position).map(|proven| (proven.mover_wins, proven.plies)),
         };
         let (mover_wins, plies) = mover_wins?;

@@ -116,9 +116,10 @@ pub trait GameKnowledge: GameRules {
     }
 
     /// Who wins, where a sound bound of the game decides it without a
-    /// search (never a guess): whether the side to move wins, and at most
-    /// how many plies the game lasts. Proofs take it as proved.
-    fn proof_verdict(&self, _position: &Self::Position) -> Option<(bool, u32)> {
+    /// search (never a guess), and at most how many plies the game lasts.
+    /// Proofs take it as proved; the searches too, where the game's
+    /// `Policy::verdicts_in_search` says so.
+    fn decided(&self, _position: &Self::Position) -> Option<Decided> {
         None
     }
 
@@ -169,6 +170,15 @@ pub trait GameKnowledge: GameRules {
     fn expected_moves_left(&self, position: &Self::Position) -> u32;
 }
 
+/// A result a game's sound bounds decide (`GameKnowledge::decided`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decided {
+    /// The seat that wins, whatever is played.
+    pub winner: usize,
+    /// At most how many more plies the game lasts.
+    pub plies: u32,
+}
+
 /// The settings the search takes for a game: choices that were measured
 /// per game, so the game gives them (with its reasons) rather than the
 /// search guessing.
@@ -192,6 +202,10 @@ pub struct Policy {
     /// `symmetric_key` is cheap next to searching it; not where working out
     /// the shared form of every child costs more than the cut-offs save.
     pub proof_lookahead: bool,
+    /// Whether the searches take `GameKnowledge::decided` at every node,
+    /// as proofs do: worth it where the verdict is cheap next to the
+    /// search it spares.
+    pub verdicts_in_search: bool,
 }
 
 /// A game the search can play: its rules, its knowledge, and the settings

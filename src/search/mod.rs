@@ -19,7 +19,7 @@ pub use alphabeta::{
     MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
 pub use dfpn::{ProofStep, TreeError};
-pub use game::{GameKnowledge, GameRules, Policy, SearchGame};
+pub use game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
 pub use proof_tree::{
     Leaves, ProofTreeEntries, ProofTreeEntry, build_proof_tree, build_refutation_trees, check_proof_tree,

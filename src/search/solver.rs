@@ -286,9 +286,10 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             return Ok(proven);
         }
         if ply > 0
-            && let Some((mover_wins, plies)) = self.game.proof_verdict(position)
+            && let Some(decided) = self.game.decided(position)
         {
-            let proven = Proven { mover_wins, plies, best_move: None };
+            let mover_wins = (self.same_side)(decided.winner, self.game.mover(position));
+            let proven = Proven { mover_wins, plies: decided.plies, best_move: None };
             self.table.insert(key, proven, 1);
             return Ok(proven);
         }

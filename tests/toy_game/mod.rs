@@ -202,6 +202,7 @@ impl SearchGame for Rules {
             proof_horizon: 0,
             dedicated_proof_horizon: 0,
             proof_lookahead: false,
+            verdicts_in_search: false,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::eval::{EvalTerms, Weights, evaluate, evaluate_terms};
 use super::tunables::TUNABLES;
 use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
-use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
+use crate::search::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 
 /// Pods for the search: the rules plus what a match adds (a ply limit).
 pub struct PodsAdapter {
@@ -134,8 +134,11 @@ impl GameKnowledge for PodsAdapter {
         position.count_moves(&self.rules) as usize
     }
 
-    fn proof_verdict(&self, position: &Position) -> Option<(bool, u32)> {
-        standard_verdict(&self.rules, position)
+    fn decided(&self, position: &Position) -> Option<Decided> {
+        let (mover_wins, plies) = standard_verdict(&self.rules, position)?;
+        let mover = position.side_to_move();
+        let winner = if mover_wins { mover } else { mover.opponent() };
+        Some(Decided { winner: winner.index(), plies })
     }
 
     /// Standard: every ply is a placement that a side could make now.
@@ -182,6 +185,7 @@ impl SearchGame for PodsAdapter {
             proof_horizon: TUNABLES.proof_horizon,
             dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
             proof_lookahead: TUNABLES.proof_lookahead,
+            verdicts_in_search: TUNABLES.verdicts_in_search,
         }
     }
 }

@@ -56,6 +56,11 @@ pub(super) struct Tunables {
     /// Proofs look every child up in their table before searching any: a
     /// child's key is its hash, already worked out as the child is made.
     pub(super) proof_lookahead: bool,
+    /// The alpha-beta search does not take the standard game's bounds
+    /// (`decided`) at its nodes: they work out both sides' prospects, and
+    /// tried at the leaves or nodes the bench positions took 3.8 to 4.3
+    /// times as long (docs/speed.md).
+    pub(super) verdicts_in_search: bool,
     /// The quiet moves searched before a cut-off lose the history the
     /// cut-off move gains, in both variants: the advanced game gained +50.1
     /// +/- 24.2 (699 games, SPRT [0, 10] H1 accepted) and the standard game
@@ -106,6 +111,7 @@ impl Tunables {
         proof_horizon: 20,
         dedicated_proof_horizon: u32::MAX,
         proof_lookahead: true,
+        verdicts_in_search: false,
         history_malus: true,
         standard_futility_pruning: false,
         advanced_futility_pruning: true,

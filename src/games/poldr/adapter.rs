@@ -5,8 +5,8 @@ use super::eval::{EvalTerms, Weights, evaluate_terms, score_for, scores, win_sha
 use super::moves::Move;
 use super::position::Position;
 use super::tunables::TUNABLES;
-use super::types::Seat;
-use crate::search::{GameKnowledge, GameRules, Policy, SearchGame};
+use super::types::{Phase, Seat};
+use crate::search::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 
 /// POLD.R for the search. Stateless: positions carry their board size and
 /// number of players.
@@ -116,10 +116,19 @@ impl GameKnowledge for PoldrAdapter {
     /// Building turns each fill an empty cell at least; clearing turns each
     /// take back a brick at least, with fewer than `players` passes between.
     fn plies_left_bound(&self, position: &Position) -> Option<u32> {
+        if position.phase() == Phase::Clearing {
+            return Some(position.clearing_plies_bound());
+        }
         let players = position.players() as u32;
         let empty = position.empty().count();
         let bricks: u32 = position.seats().map(|seat| position.bricks(seat).count()).sum();
         Some(empty + (bricks + empty) * players + players)
+    }
+
+    /// The clearing phase, once a seat cannot be caught (`Position::decided_winner`).
+    fn decided(&self, position: &Position) -> Option<Decided> {
+        let winner = position.decided_winner()?;
+        Some(Decided { winner: winner.index(), plies: position.clearing_plies_bound() })
     }
 
     fn symmetric_key(&self, position: &Position) -> (u64, usize) {
@@ -151,6 +160,7 @@ impl SearchGame for PoldrAdapter {
             proof_horizon: TUNABLES.proof_horizon,
             dedicated_proof_horizon: TUNABLES.dedicated_proof_horizon,
             proof_lookahead: TUNABLES.proof_lookahead,
+            verdicts_in_search: TUNABLES.verdicts_in_search,
         }
     }
 }

@@ -371,6 +371,35 @@ impl Position {
         })
     }
 
+    /// In the clearing phase, the seat that wins however the rest is
+    /// played, where reserves and bricks already decide it: from here a
+    /// reserve only grows, by at most its own bricks on the board, and a
+    /// reserve that does not grow keeps its last change's ply.
+    pub(crate) fn decided_winner(&self) -> Option<Seat> {
+        if self.phase != Phase::Clearing {
+            return None;
+        }
+        self.seats().find(|&seat| self.seats().all(|other| other == seat || self.surely_ahead(seat, other)))
+    }
+
+    /// Whether `seat` ends ahead of `other` whatever either does from here
+    /// on (clearing phase): even at its most, `other` stays below, or only
+    /// equals `seat` by a later change or a later last change.
+    fn surely_ahead(&self, seat: Seat, other: Seat) -> bool {
+        let ours = self.reserves[seat.index()] as u32;
+        let their_most = self.reserves[other.index()] as u32 + self.bricks(other).count();
+        let tie_break = |seat: Seat| (self.changed[seat.index()].unwrap_or(0), seat);
+        ours > their_most
+            || (ours == their_most && (!self.bricks(other).is_empty() || tie_break(seat) < tie_break(other)))
+    }
+
+    /// At most how many more turns the clearing phase lasts: each clearing
+    /// turn takes back a brick at least, with fewer than `players` passes before it.
+    pub(crate) fn clearing_plies_bound(&self) -> u32 {
+        let bricks: u32 = self.seats().map(|seat| self.bricks(seat).count()).sum();
+        bricks * self.players as u32
+    }
+
     /// Why `mv` cannot be played here, or `Ok` if it can.
     pub fn check(&self, mv: Move) -> Result<(), Illegal> {
         // One generation answers both: no move at all means the game is over.

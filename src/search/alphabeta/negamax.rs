@@ -71,6 +71,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             self.pv[ply].push(mv);
             return MATE - (ply as i32 + 1);
         }
+        if ply > 0
+            && self.policy.verdicts_in_search
+            && let Some(decided) = self.game.decided(position)
+        {
+            // Decided, as the game's end is, however deep: at the latest
+            // ply the game's bound allows.
+            return self.outcome_score(Some(decided.winner), mover, ply + decided.plies as usize);
+        }
         let depth = if ply > 0 && ply < 2 * self.iteration_depth as usize && self.game.win_threatened(position) {
             depth + 1
         } else {

@@ -23,6 +23,7 @@ const POLICY: Policy = Policy {
     proof_horizon: 90,
     dedicated_proof_horizon: 90,
     proof_lookahead: true,
+    verdicts_in_search: false,
 };
 
 /// Second games for the search: one pile of stones, the player to move
