@@ -70,13 +70,24 @@ pub(super) struct MctsTree<M> {
     rng: u64,
     /// Whether playouts end with the game's evaluation (`MultiplayerSearch::MctsEval`).
     pub(super) evaluated: bool,
+    /// Whether a result the game's bounds decide ends a playout and proves
+    /// a node, as the game's end does (`Policy::verdicts_in_search`).
+    verdicts: bool,
 }
 
 impl<M: Copy> MctsTree<M> {
     /// A tree of at most `megabytes` of nodes.
     pub(super) fn new(megabytes: usize) -> MctsTree<M> {
         let capacity = ((megabytes.max(1) << 20) / std::mem::size_of::<Node<M>>()).max(1024);
-        MctsTree { nodes: Vec::new(), capacity, moves: Vec::new(), path: Vec::new(), rng: 1, evaluated: false }
+        MctsTree {
+            nodes: Vec::new(),
+            capacity,
+            moves: Vec::new(),
+            path: Vec::new(),
+            rng: 1,
+            evaluated: false,
+            verdicts: false,
+        }
     }
 
     /// A random number (xorshift64*).
@@ -118,6 +129,7 @@ pub(super) fn search<G: SearchGame>(
             .then(|| u64::from(limits.depth.unwrap_or(1)) * PARAMS.mcts_simulations_per_depth)
     });
     tree.rng = game.hash(root) | 1;
+    tree.verdicts = game.policy().verdicts_in_search;
     tree.nodes.clear();
     tree.nodes.push(Node::unvisited(None, UNPROVED, game.mover(root) as u8));
     let players = game.players(root);
@@ -202,12 +214,19 @@ fn expand<G: SearchGame>(
     position: &G::Position,
     only: &[G::Move],
 ) -> Option<u8> {
-    let mut moves = std::mem::take(&mut tree.moves);
-    moves.clear();
-    game.legal_moves(position, &mut moves);
     let mover = game.mover(position) as u8;
     tree.nodes[index].expanded = true;
     tree.nodes[index].mover = mover;
+    // Not at the root: it needs its moves to answer with one.
+    if index != 0
+        && let Some(decided) = decided_winner(game, tree, position)
+    {
+        tree.nodes[index].proved = decided;
+        return Some(decided);
+    }
+    let mut moves = std::mem::take(&mut tree.moves);
+    moves.clear();
+    game.legal_moves(position, &mut moves);
     if moves.is_empty() {
         let result = game.winner(position).map_or(DRAW, |winner| winner as u8);
         tree.nodes[index].proved = result;
@@ -274,6 +293,11 @@ fn select<M: Copy>(tree: &mut MctsTree<M>, index: usize, players: usize) -> usiz
     children.filter(is_best).nth(pick).unwrap_or(best)
 }
 
+/// The winner where the game's bounds decide it and the tree takes them.
+fn decided_winner<G: SearchGame>(game: &G, tree: &MctsTree<G::Move>, position: &G::Position) -> Option<u8> {
+    tree.verdicts.then(|| game.decided(position)).flatten().map(|decided| decided.winner as u8)
+}
+
 /// What a game won by `winner` (or drawn) is worth to `player`.
 fn result_for(winner: u8, player: u8, players: usize) -> f32 {
     match winner {
@@ -300,6 +324,9 @@ fn playout<G: SearchGame>(
             if game.win_shares(&position, &mut shares[..players]) {
                 break Outcome::Shares(shares);
             }
+        }
+        if let Some(winner) = decided_winner(game, tree, &position) {
+            break Outcome::Winner(winner);
         }
         moves.clear();
         game.legal_moves(&position, &mut moves);
