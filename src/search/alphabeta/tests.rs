@@ -10,7 +10,7 @@ use super::ordering::HISTORY_SIZE;
 use super::shared::{HelperLine, HelperProof, Shared};
 use super::worker::Worker;
 use super::*;
-use crate::search::game::{GameKnowledge, GameRules, Policy, SearchGame};
+use crate::search::game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 use crate::search::limits::{Limits, Signals};
 use crate::search::solver::{ProofTable, Proven};
 use crate::search::tt::TranspositionTable;
@@ -305,6 +305,9 @@ struct Tree {
     repetitions: bool,
     /// 3, or 2 for a two-player game (A and B).
     players: usize,
+    /// Nodes whose winner the game's bounds decide (`GameKnowledge::decided`),
+    /// by index; with any, the searches take them (`Policy::verdicts_in_search`).
+    decided: Vec<(usize, usize)>,
 }
 
 struct TreeNode {
@@ -336,7 +339,14 @@ impl Tree {
                 .collect(),
             repetitions: false,
             players: 3,
+            decided: Vec::new(),
         }
+    }
+
+    /// The node named `name` decided for `winner`.
+    fn decide(&mut self, name: &str, winner: usize) {
+        let node = self.nodes.iter().position(|node| node.name == name).expect("a node of the tree");
+        self.decided.push((node, winner));
     }
 
     fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
@@ -418,6 +428,11 @@ impl GameRules for Tree {
 }
 
 impl GameKnowledge for Tree {
+    fn decided(&self, node: &usize) -> Option<Decided> {
+        let &(_, winner) = self.decided.iter().find(|(decided, _)| decided == node)?;
+        Some(Decided { winner, plies: 5 })
+    }
+
     fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
         let node = &self.nodes[*node];
         (!node.children.is_empty()).then_some(node.scores[player])
@@ -444,7 +459,7 @@ impl GameKnowledge for Tree {
 
 impl SearchGame for Tree {
     fn policy(&self) -> Policy {
-        POLICY
+        Policy { verdicts_in_search: !self.decided.is_empty(), ..POLICY }
     }
 }
 
@@ -581,6 +596,34 @@ fn a_position_seen_once_before_the_root_is_not_yet_a_draw_but_seen_twice_it_is()
         let (result, pv) = tree.search_after(style, 2, &["x", "root", "x", "root"]);
         assert_eq!((result.best_move, pv), (Some(3), vec!["y", "calm"]), "{style}: twice before");
     }
+}
+
+#[test]
+fn a_position_the_game_decides_is_a_finished_game_to_the_searches() {
+    // Both of A's moves end in B's win, but the game's bounds decide
+    // "race" for A before its end: paranoid alpha-beta and MCTS take that
+    // as A's win and play "race", paranoid reporting a mate and MCTS a
+    // proved win (a share of 1: 667 above an even third); without the
+    // verdict both moves lose (MCTS: a share of 0).
+    let mut tree = Tree::new(&[
+        ("root", 0, &["stall", "race"], NO_SCORES, ON),
+        ("stall", 1, &["b-wins"], NO_SCORES, ON),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
+        ("race", 1, &["race-b"], NO_SCORES, ON),
+        ("race-b", 2, &["race-c"], NO_SCORES, ON),
+        ("race-c", 0, &["b-wins-late"], NO_SCORES, ON),
+        ("b-wins-late", 1, &[], NO_SCORES, Some(1)),
+    ]);
+    let (paranoid, _) = tree.search(MultiplayerSearch::Paranoid, 6);
+    assert!(matches!(paranoid.score, Score::Mate(moves) if moves < 0), "{:?}", paranoid.score);
+    let (mcts, _) = tree.search(MultiplayerSearch::Mcts, 6);
+    assert_eq!(mcts.score, Score::Centipawns(-333));
+    tree.decide("race", 0);
+    let (paranoid, pv) = tree.search(MultiplayerSearch::Paranoid, 6);
+    assert_eq!(pv.first(), Some(&"race"));
+    assert!(matches!(paranoid.score, Score::Mate(moves) if moves > 0), "{:?}", paranoid.score);
+    let (mcts, pv) = tree.search(MultiplayerSearch::Mcts, 6);
+    assert_eq!((mcts.score, pv.first()), (Score::Centipawns(667), Some(&"race")));
 }
 
 #[test]
