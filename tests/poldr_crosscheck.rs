@@ -146,8 +146,8 @@ fn proofs_agree_with_the_reference_solver() {
     }
 }
 
-/// The reference's position after `plies` random moves from `reference`,
-/// or the end of the game if it comes first, with the plies played.
+/// The end of a game played on from `reference` by uniformly random legal
+/// moves, and how many plies that took.
 fn random_playout(reference: &RefPos, random: &mut Xoshiro256PlusPlus) -> (RefPos, u32) {
     let mut position = reference.clone();
     let mut plies = 0;

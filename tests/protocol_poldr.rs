@@ -325,6 +325,10 @@ fn both_multiplayer_searches_answer_and_paranoid_proves_three_player_wins() {
     for mv in &pv {
         end.try_play(mv.parse().unwrap()).unwrap();
     }
+    engine.send(&format!("position startpos moves {}", pv.join(" ")));
+    engine.send("d");
+    let picture = engine.sync();
+    assert!(picture.contains(&format!("fen {end}")), "{picture:?}");
     fn every_line_won_by_blue(position: &Position) -> bool {
         match position.outcome() {
             Some(outcome) => outcome.winner == Seat::Blue,

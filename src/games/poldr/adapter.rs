@@ -121,8 +121,7 @@ impl GameKnowledge for PoldrAdapter {
         }
         let players = position.players() as u32;
         let empty = position.empty().count();
-        let bricks: u32 = position.seats().map(|seat| position.bricks(seat).count()).sum();
-        Some(empty + (bricks + empty) * players + players)
+        Some(empty + (position.bricks_on_board() + empty) * players + players)
     }
 
     /// The clearing phase, once a seat cannot be caught (`Position::decided_winner`).

@@ -393,11 +393,15 @@ impl Position {
             || (ours == their_most && (!self.bricks(other).is_empty() || tie_break(seat) < tie_break(other)))
     }
 
+    /// The bricks on the board, of every seat.
+    pub(crate) fn bricks_on_board(&self) -> u32 {
+        self.seats().map(|seat| self.bricks(seat).count()).sum()
+    }
+
     /// At most how many more turns the clearing phase lasts: each clearing
     /// turn takes back a brick at least, with fewer than `players` passes before it.
     pub(crate) fn clearing_plies_bound(&self) -> u32 {
-        let bricks: u32 = self.seats().map(|seat| self.bricks(seat).count()).sum();
-        bricks * self.players as u32
+        self.bricks_on_board() * self.players as u32
     }
 
     /// Why `mv` cannot be played here, or `Ok` if it can.

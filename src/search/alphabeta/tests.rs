@@ -343,10 +343,14 @@ impl Tree {
         }
     }
 
+    /// The index of the node named `name`.
+    fn node(&self, name: &str) -> usize {
+        self.nodes.iter().position(|node| node.name == name).expect("a node of the tree")
+    }
+
     /// The node named `name` decided for `winner`.
     fn decide(&mut self, name: &str, winner: usize) {
-        let node = self.nodes.iter().position(|node| node.name == name).expect("a node of the tree");
-        self.decided.push((node, winner));
+        self.decided.push((self.node(name), winner));
     }
 
     fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
@@ -360,10 +364,7 @@ impl Tree {
         depth: u32,
         before: &[&str],
     ) -> (SearchResult<usize>, Vec<&'static str>) {
-        let history: Vec<u64> = before
-            .iter()
-            .map(|name| self.hash(&self.nodes.iter().position(|node| node.name == *name).unwrap()))
-            .collect();
+        let history: Vec<u64> = before.iter().map(|name| self.hash(&self.node(name))).collect();
         let mut searcher = Searcher::new(1);
         searcher.set_multiplayer(style);
         let limits = Limits { depth: Some(depth), ..Limits::default() };
