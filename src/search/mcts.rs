@@ -73,6 +73,10 @@ pub(super) struct MctsTree<M> {
     /// Whether a result the game's bounds decide ends a playout and proves
     /// a node, as the game's end does (`Policy::verdicts_in_search`).
     verdicts: bool,
+    /// Where set, only this player (the root's) is trusted to play a won
+    /// move: a node of another player is proved only where every move has
+    /// one result. The search after a proved loss, for the others' mistakes.
+    only_trusted: Option<u8>,
 }
 
 impl<M: Copy> MctsTree<M> {
@@ -87,7 +91,14 @@ impl<M: Copy> MctsTree<M> {
             rng: 1,
             evaluated: false,
             verdicts: false,
+            only_trusted: None,
         }
+    }
+
+    /// Forgets every node but a fresh root, `mover` to play.
+    fn restart(&mut self, mover: u8) {
+        self.nodes.clear();
+        self.nodes.push(Node::unvisited(None, UNPROVED, mover));
     }
 
     /// A random number (xorshift64*).
@@ -130,15 +141,25 @@ pub(super) fn search<G: SearchGame>(
     });
     tree.rng = game.hash(root) | 1;
     tree.verdicts = game.policy().verdicts_in_search;
-    tree.nodes.clear();
-    tree.nodes.push(Node::unvisited(None, UNPROVED, game.mover(root) as u8));
+    tree.only_trusted = None;
+    let mover = game.mover(root) as u8;
+    tree.restart(mover);
     let players = game.players(root);
     let mut done: u64 = 0;
     let mut deepest = 0;
     let mut last_report = Instant::now();
     loop {
-        if tree.nodes[0].proved != UNPROVED && !limits.infinite && !pondering {
-            break;
+        let root_proved = tree.nodes[0].proved;
+        if root_proved != UNPROVED && !limits.infinite && !pondering {
+            // Proved lost, the loss rests on the others finding their wins:
+            // the time left goes to the move that gives them most chances
+            // to miss one, in a fresh tree that does not prove their wins.
+            if root_proved == mover || tree.only_trusted.is_some() {
+                break;
+            }
+            report(Progress::Note("the others can force a win: playing on for their mistakes"));
+            tree.only_trusted = Some(mover);
+            tree.restart(mover);
         }
         if simulations.is_some_and(|limit| done >= limit) && !limits.infinite {
             break;
@@ -250,8 +271,9 @@ fn expand<G: SearchGame>(
     None
 }
 
-/// The child of `index` UCT picks: a proved child at its result, an
-/// unvisited one first, else the best mean wins plus exploration. Where
+/// The child of `index` UCT picks: a proved child at its result (where
+/// the mover is trusted to play its wins), an unvisited one first, else
+/// the best mean wins plus exploration. Where
 /// every child is proved (and none won by the mover, or the node would be
 /// proved too), one of those best for the mover at random: a player that
 /// loses whatever it does is as likely to hand the game to one opponent as
@@ -265,9 +287,12 @@ fn select<M: Copy>(tree: &mut MctsTree<M>, index: usize, players: usize) -> usiz
     let mut best = first;
     let mut best_value = f32::NEG_INFINITY;
     let mut all_proved = true;
+    // A player not trusted to play its wins picks among proved children by
+    // their counts too, so a win among many losing moves is missed more.
+    let trusted = tree.only_trusted.is_none_or(|player| player == node.mover);
     for child in children.clone() {
         let candidate = &nodes[child];
-        let value = if candidate.proved != UNPROVED {
+        let value = if candidate.proved != UNPROVED && trusted {
             result_for(candidate.proved, node.mover, players)
         } else if candidate.visits == 0 {
             return child;
@@ -361,16 +386,19 @@ fn backup<M: Copy>(tree: &mut MctsTree<M>, outcome: Outcome, players: usize) {
         if !proving || step == tree.path.len() - 1 {
             continue;
         }
-        proving = node.proved == UNPROVED && prove(&mut tree.nodes, index);
+        proving = node.proved == UNPROVED && prove(&mut tree.nodes, index, tree.only_trusted);
     }
 }
 
 /// Proves `index` from its children where they settle it; whether it did.
-fn prove<M: Copy>(nodes: &mut [Node<M>], index: usize) -> bool {
+/// A won child proves its mover's win only where that player is trusted
+/// to play it (`MctsTree::only_trusted`).
+fn prove<M: Copy>(nodes: &mut [Node<M>], index: usize, only_trusted: Option<u8>) -> bool {
     let node = nodes[index];
     let first = node.first_child as usize;
     let children = &nodes[first..first + node.children as usize];
-    let proved = if children.iter().any(|child| child.proved == node.mover) {
+    let trusted = only_trusted.is_none_or(|player| player == node.mover);
+    let proved = if trusted && children.iter().any(|child| child.proved == node.mover) {
         node.mover
     } else if let Some(first) = children.first()
         && children.iter().all(|child| child.proved != UNPROVED && child.proved == first.proved)

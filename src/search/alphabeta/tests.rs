@@ -674,6 +674,43 @@ fn mcts_proves_no_loss_that_rests_on_a_loser_s_choice() {
 }
 
 #[test]
+fn mcts_proved_lost_plays_on_for_the_others_mistakes() {
+    // B wins after each of A's moves, if B finds its win: after "narrow"
+    // one of B's ten moves wins, after "wide" five of six. The solver
+    // proves A lost at once; the search then plays on, B no longer
+    // trusted to find its wins, and picks "narrow", where B's misses are
+    // most likely, with all its simulations and a share above nothing.
+    let ends: Vec<String> = (0..16).map(|n| format!("end-{n}")).collect();
+    let ends: Vec<&'static str> = ends.into_iter().map(|name| &*name.leak()).collect();
+    let mut nodes: Vec<NodeSpec> = vec![
+        ("root", 0, &["wide", "narrow"], NO_SCORES, ON),
+        ("narrow", 1, &ends[..10], NO_SCORES, ON),
+        ("wide", 1, &ends[10..], NO_SCORES, ON),
+    ];
+    for (n, &name) in ends.iter().enumerate() {
+        let b_wins = n == 0 || n >= 11;
+        nodes.push((name, 2, &[], NO_SCORES, Some(if b_wins { 1 } else { 0 })));
+    }
+    let tree = Tree::new(&nodes);
+    let (result, pv) = tree.search(MultiplayerSearch::Mcts, 2);
+    assert_eq!(pv.first(), Some(&"narrow"));
+    assert_eq!(result.nodes, 2 * 1000);
+    let Score::Centipawns(share) = result.score else { panic!("not a share: {:?}", result.score) };
+    assert!(share > -333, "some of B's misses counted: {share}");
+    // Where every move of B wins, nothing is left to hope for: the proof
+    // stands and ends the search.
+    let tree = Tree::new(&[
+        ("root", 0, &["wide", "narrow"], NO_SCORES, ON),
+        ("narrow", 1, &["b-wins"], NO_SCORES, ON),
+        ("wide", 1, &["b-wins"], NO_SCORES, ON),
+        ("b-wins", 2, &[], NO_SCORES, Some(1)),
+    ]);
+    let (result, _) = tree.search(MultiplayerSearch::Mcts, 2);
+    assert_eq!(result.score, Score::Centipawns(-333));
+    assert!(result.nodes < 100, "{}", result.nodes);
+}
+
+#[test]
 fn mcts_eval_ends_its_playouts_with_the_game_s_shares() {
     // Each of A's moves leads into a cycle that never ends (random
     // playouts to the end would never return, and nothing is proved); the
