@@ -5,12 +5,14 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
 
     campaign.py run STORE [--root POSITION] [--variant standard] [--split 4] [--cpu-limit S]
                           [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
-                          [--max-proofs N] [--engine PATH]
+                          [--max-proofs N] [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
     campaign.py status STORE [--root POSITION] [--variant standard] [--also FILE ...]
 
-`run` walks the tree of positions from the root down to --split plies, the moves in the engine's
-order, as a proof would: at a node the side to move wins as soon as one child is won for it, and
+`run` walks the tree of positions from the root down to --split plies, as a proof would, the
+moves best first for the side to move as a search of --order-nodes nodes (default 20,000; 0: the
+engine's move order) scores the position after each, so that a winning move or a refutation tends
+to come first: at a node the side to move wins as soon as one child is won for it, and
 loses once every child is lost for it; a child that settles its node ends the node's walk. Each
 position --split plies down (a sub-proof) is proved by `podium solve --json`, given --cpu-limit
 seconds of CPU time (default 10), with --certificates DIR writing its proof tree there. Every
@@ -70,13 +72,16 @@ class Engine:
     """One podium process speaking the protocol, for the moves of a position and the positions
     after them."""
 
-    def __init__(self, path: str, variant: str):
+    def __init__(self, path: str, variant: str, order_nodes: int):
+        self.order_nodes, self.variant = order_nodes, variant
         try:
             self.process = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True)
         except OSError as error:
             raise CampaignError(f"cannot start {path}: {error.strerror}") from None
         self.path = path
+        # Enough for the ordering searches, and quick to clear before each.
+        self.send("setoption name Hash value 4")
         self.send(f"newgame {variant}")
 
     def send(self, line: str) -> None:
@@ -96,7 +101,9 @@ class Engine:
         return reply.strip()
 
     def children(self, position: str) -> list[str]:
-        """The positions after each legal move of `position`, in the engine's order, each once."""
+        """The positions after each legal move of `position`, each once: best first for the side to
+        move as searches of `order_nodes` nodes score them (ties, and with 0 nodes all, in the
+        engine's move order)."""
         self.send(f"position fen {position}")
         moves = self.answer("moves").split()
         seen: dict[str, None] = {}
@@ -106,13 +113,40 @@ class Engine:
             if not reply.startswith("response "):
                 raise CampaignError(f"{self.path}: query fen: {reply}")
             seen.setdefault(reply.removeprefix("response "), None)
-        return list(seen)
+        children = list(seen)
+        if self.order_nodes:
+            # A child's score is its own mover's: the lowest is the best for `position`'s mover.
+            children.sort(key=self.score)
+        return children
+
+    def score(self, position: str) -> int:
+        """The search's score of `position` for its side to move, a forced result beyond any
+        centipawns (a quicker win higher, a quicker loss lower). A new game first, so that the
+        score is the position's own, whatever was searched before."""
+        self.send(f"newgame {self.variant}")
+        self.send(f"position fen {position}")
+        self.send(f"go nodes {self.order_nodes}")
+        score = 0
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise CampaignError(f"{self.path} exited")
+            fields = line.split()
+            if fields[:1] == ["bestmove"]:
+                return score
+            if "score" in fields and fields.index("score") + 2 < len(fields):
+                kind, value = fields[fields.index("score") + 1:fields.index("score") + 3]
+                if kind == "cp":
+                    score = int(value)
+                elif kind == "mate":
+                    moves = int(value)
+                    score = 100_000 - moves if moves > 0 else -100_000 - moves
 
 
 class Campaign:
     def __init__(self, args: argparse.Namespace, prove: bool):
         self.args, self.prove = args, prove
-        self.engine = Engine(args.engine, args.variant)
+        self.engine = Engine(args.engine, args.variant, args.order_nodes)
         self.store: dict[tuple[str, str], dict] = {}
         for path in [*args.also, args.store]:
             read_store(path, self.store)
@@ -241,6 +275,8 @@ def main(argv: list[str]) -> int:
     run.add_argument("--hash", type=int, default=64, help="hash size in MB of each sub-proof (default 64)")
     run.add_argument("--certificates", metavar="DIR", help="write each sub-proof's proof tree there")
     run.add_argument("--max-proofs", type=int, metavar="N", help="stop after N sub-proofs")
+    run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
+                     help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
     status.add_argument("store", help="the verdicts store")
     status.add_argument("--root", help="the position to prove (default: the variant's start)")
@@ -263,8 +299,9 @@ def main(argv: list[str]) -> int:
             proved = sum(entry["winner"] is not None for entry in combined.values())
             print(f"{args.out}: {len(combined)} positions, {proved} proved")
             return 0
-        if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1):
-            parser.error("--split must be 0 or more, --cpu-limit and --hash positive")
+        if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1
+                                     or args.order_nodes < 0):
+            parser.error("--split and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
         if args.command == "status":
             store: dict = {}

@@ -83,6 +83,23 @@ class Campaign(unittest.TestCase):
         self.assertIn("this run 0 proofs", again.stdout)
         self.assertRegex(again.stdout, rf"root {ROOT}: (white|black) wins")
 
+    def test_moves_come_best_first_for_the_side_to_move(self):
+        # After Black's first move from ROOT, White wins: the child the search orders first is a
+        # White win by `podium solve`, and the children's scores (each its own mover's) rise.
+        engine = campaign.Engine(PODIUM, "standard", 20_000)
+        self.addCleanup(engine.process.kill)
+        after_black = engine.children(ROOT)[0]
+        ordered = engine.children(after_black)
+        scores = [engine.score(child) for child in ordered]
+        self.assertEqual(scores, sorted(scores))
+        self.assertLess(scores[0], scores[-1])
+        unordered = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(unordered.process.kill)
+        self.assertEqual(sorted(unordered.children(after_black)), sorted(ordered))
+        proof = json.loads(subprocess.run([PODIUM, "solve", "--fen", ordered[0], "--hash", "4", "--json"],
+                                          capture_output=True, text=True, check=True).stdout)
+        self.assertEqual(proof["winner"], "p1")
+
     def test_bad_arguments_and_files_say_what_to_fix(self):
         done = run("run", self.path("v.jsonl"), "--shard", "2/2", "--engine", PODIUM)
         self.assertEqual(done.returncode, 2)
