@@ -154,7 +154,7 @@ pub(super) fn search<G: SearchGame>(
             // Proved lost, the loss rests on the others finding their wins:
             // the time left goes to the move that gives them most chances
             // to miss one, in a fresh tree that does not prove their wins.
-            if root_proved == mover || tree.only_trusted.is_some() {
+            if root_proved == mover || root_proved == DRAW || tree.only_trusted.is_some() {
                 break;
             }
             report(Progress::Note("the others can force a win: playing on for their mistakes"));
