@@ -121,8 +121,8 @@ class Engine:
 
     def score(self, position: str) -> int:
         """The search's score of `position` for its side to move, a forced result beyond any
-        centipawns (a quicker win higher, a quicker loss lower). A new game first, so that the
-        score is the position's own, whatever was searched before."""
+        centipawns (a quicker win higher, a quicker loss lower; 0 for a finished game). A new game
+        first, so that the score is the position's own, whatever was searched before."""
         self.send(f"newgame {self.variant}")
         self.send(f"position fen {position}")
         self.send(f"go nodes {self.order_nodes}")
@@ -134,7 +134,7 @@ class Engine:
             fields = line.split()
             if fields[:1] == ["bestmove"]:
                 return score
-            if "score" in fields and fields.index("score") + 2 < len(fields):
+            if fields[:2] != ["info", "string"] and "score" in fields and fields.index("score") + 2 < len(fields):
                 kind, value = fields[fields.index("score") + 1:fields.index("score") + 3]
                 if kind == "cp":
                     score = int(value)
