@@ -151,9 +151,10 @@ pub(super) fn search<G: SearchGame>(
     loop {
         let root_proved = tree.nodes[0].proved;
         if root_proved != UNPROVED && !limits.infinite && !pondering {
-            // Proved lost, the loss rests on the others finding their wins:
-            // the time left goes to the move that gives them most chances
-            // to miss one, in a fresh tree that does not prove their wins.
+            // A win, a draw, or a loss no one's choice avoids ends the
+            // search. A loss that rests on the others finding their wins
+            // gets the time left, in a fresh tree that does not prove their
+            // wins: the move that gives them most chances to miss one.
             if root_proved == mover || root_proved == DRAW || tree.only_trusted.is_some() {
                 break;
             }
@@ -289,7 +290,7 @@ fn select<M: Copy>(tree: &mut MctsTree<M>, index: usize, players: usize) -> usiz
     let mut all_proved = true;
     // A player not trusted to play its wins picks among proved children by
     // their counts too, so a win among many losing moves is missed more.
-    let trusted = tree.only_trusted.is_none_or(|player| player == node.mover);
+    let trusted = trusts(tree.only_trusted, node.mover);
     for child in children.clone() {
         let candidate = &nodes[child];
         let value = if candidate.proved != UNPROVED && trusted {
@@ -390,6 +391,11 @@ fn backup<M: Copy>(tree: &mut MctsTree<M>, outcome: Outcome, players: usize) {
     }
 }
 
+/// Whether `player` is trusted to play its wins (`MctsTree::only_trusted`).
+fn trusts(only_trusted: Option<u8>, player: u8) -> bool {
+    only_trusted.is_none_or(|trusted| trusted == player)
+}
+
 /// Proves `index` from its children where they settle it; whether it did.
 /// A won child proves its mover's win only where that player is trusted
 /// to play it (`MctsTree::only_trusted`).
@@ -397,8 +403,7 @@ fn prove<M: Copy>(nodes: &mut [Node<M>], index: usize, only_trusted: Option<u8>)
     let node = nodes[index];
     let first = node.first_child as usize;
     let children = &nodes[first..first + node.children as usize];
-    let trusted = only_trusted.is_none_or(|player| player == node.mover);
-    let proved = if trusted && children.iter().any(|child| child.proved == node.mover) {
+    let proved = if trusts(only_trusted, node.mover) && children.iter().any(|child| child.proved == node.mover) {
         node.mover
     } else if let Some(first) = children.first()
         && children.iter().all(|child| child.proved != UNPROVED && child.proved == first.proved)
