@@ -134,13 +134,14 @@ class Engine:
             fields = line.split()
             if fields[:1] == ["bestmove"]:
                 return score
-            if fields[:2] != ["info", "string"] and "score" in fields and fields.index("score") + 2 < len(fields):
-                kind, value = fields[fields.index("score") + 1:fields.index("score") + 3]
-                if kind == "cp":
-                    score = int(value)
-                elif kind == "mate":
-                    moves = int(value)
-                    score = 100_000 - moves if moves > 0 else -100_000 - moves
+            if fields[:2] == ["info", "string"] or "score" not in fields:
+                continue
+            kind, value = (fields[fields.index("score") + 1:] + ["", ""])[:2]
+            if kind == "cp":
+                score = int(value)
+            elif kind == "mate":
+                moves = int(value)
+                score = 100_000 - moves if moves > 0 else -100_000 - moves
 
 
 class Campaign:
