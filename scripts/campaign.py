@@ -7,6 +7,7 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
                           [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
                           [--max-proofs N] [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
+    campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
     campaign.py status STORE [--root POSITION] [--variant standard] [--also FILE ...]
 
 `run` walks the tree of positions from the root down to --split plies, as a proof would, the
@@ -27,6 +28,10 @@ shard I of N (by a hash of the position line; I from 0), each shard appending to
 own, reading the others' through --also; `merge OUT FILE...` combines stores into OUT (a proved
 verdict outweighs an unproved one). docs/solving.md shows a GNU parallel and a Slurm array run.
 
+`certificate` writes one certificate of the root's proof (docs/solving.md, "Certificates"; gzip if
+OUT ends in .gz): the winner's move at each of its turns above the sub-proofs, then the sub-proofs'
+own certificates, for tests/certificate.rs to check.
+
 `status` prints the root's verdict, the count of sub-proofs proved and open (with the CPU time
 they were given) and of positions above them settled, and the CPU time spent.
 
@@ -36,6 +41,8 @@ Python 3.11 standard library only.
 from __future__ import annotations
 
 import argparse
+import gzip
+import io
 import hashlib
 import os
 import subprocess
@@ -100,20 +107,25 @@ class Engine:
             raise CampaignError(f"{self.path}: {line}: {reply.strip()}")
         return reply.strip()
 
-    def children(self, position: str) -> list[str]:
-        """The positions after each legal move of `position`, each once: best first for the side to
-        move as searches of `order_nodes` nodes score them (ties, and with 0 nodes all, in the
-        engine's move order)."""
+    def moves(self, position: str) -> dict[str, str]:
+        """The position after each legal move of `position`, by the first move (in the engine's
+        order) that reaches it."""
         self.send(f"position fen {position}")
         moves = self.answer("moves").split()
-        seen: dict[str, None] = {}
+        children: dict[str, str] = {}
         for move in moves if moves != ["(none)"] else []:
             self.send(f"position fen {position} moves {move}")
             reply = self.answer("query fen")
             if not reply.startswith("response "):
                 raise CampaignError(f"{self.path}: query fen: {reply}")
-            seen.setdefault(reply.removeprefix("response "), None)
-        children = list(seen)
+            children.setdefault(reply.removeprefix("response "), move)
+        return children
+
+    def children(self, position: str) -> list[str]:
+        """The positions after each legal move of `position`, each once: best first for the side to
+        move as searches of `order_nodes` nodes score them (ties, and with 0 nodes all, in the
+        engine's move order)."""
+        children = list(self.moves(position))
         if self.order_nodes:
             # A child's score is its own mover's: the lowest is the best for `position`'s mover.
             children.sort(key=self.score)
@@ -247,6 +259,96 @@ class Campaign:
         return other(mover)
 
 
+def sub_certificate(path: str, position: str, winner: str) -> tuple[list[str], list[str], int]:
+    """The header lines (`game`, `board`, `pods`, `placement-liberty`), the step lines and the
+    plies of the certificate `path` of the sub-proof of `position`, which `winner` wins."""
+    header, steps, fields = [], [], {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                line = line.rstrip("\n")
+                word, _, rest = line.partition(" ")
+                if word in ("move", "leaf"):
+                    steps.append(line)
+                elif word in ("game", "board", "pods", "placement-liberty"):
+                    header.append(line)
+                elif word in ("root", "winner", "plies"):
+                    fields[word] = rest
+    except OSError as error:
+        raise CampaignError(f"{path}: {error.strerror}") from None
+    if fields.get("root") != position or fields.get("winner") != winner or not fields.get("plies", "").isdigit():
+        raise CampaignError(f"{path}: not the certificate of {position} won by {winner}")
+    return header, steps, int(fields["plies"])
+
+
+def write_certificate(args: argparse.Namespace) -> str:
+    """Writes one certificate of the root's proof to args.out (gzip if it ends in .gz): the store's
+    moves above the sub-proofs (the first child proved a win for the winner where the winner moves,
+    every child where the loser does), then each sub-proof's own certificate; a position met twice
+    keeps its first step. Returns a summary line."""
+    store: dict = {}
+    for path in [*args.also, args.store]:
+        read_store(path, store)
+    root = store.get((args.variant, args.root))
+    if not root or root["winner"] is None:
+        raise CampaignError(f"the store does not settle {args.root}: nothing to certify")
+    winner = root["winner"]
+    engine = Engine(args.engine, args.variant, 0)
+    header: list[str] = []
+    steps: dict[str, str] = {}
+    plies, sub_proofs, visited = 0, 0, set()
+
+    def walk(position: str, depth: int) -> None:
+        nonlocal header, plies, sub_proofs
+        if position in visited:
+            return
+        visited.add(position)
+        entry = store.get((args.variant, position))
+        if not entry or entry["winner"] != winner:
+            raise CampaignError(f"{position}: the store does not say {winner} wins it")
+        if entry.get("by") == "solve":
+            if not entry.get("certificate"):
+                raise CampaignError(f"{position}: its sub-proof wrote no certificate")
+            lines, sub_steps, sub_plies = sub_certificate(
+                os.path.join(args.certificates, entry["certificate"]), position, winner)
+            if header and lines != header:
+                raise CampaignError(f"{entry['certificate']}: another game than the other certificates'")
+            header = lines
+            for line in sub_steps:
+                steps.setdefault(line.split(" ", 1)[1].rsplit(" ", 1)[0], line)
+            plies, sub_proofs = max(plies, depth + sub_plies), sub_proofs + 1
+            return
+        children = engine.moves(position)
+        if mover_of(position) == winner:
+            move, child = next(((move, child) for child, move in children.items()
+                                if (store.get((args.variant, child)) or {}).get("winner") == winner), (None, None))
+            if move is None:
+                raise CampaignError(f"{position}: no move the store proves a win for {winner}")
+            steps.setdefault(position, f"move {position} {move}")
+            walk(child, depth + 1)
+        else:
+            plies = max(plies, depth + 1)
+            for child in children:
+                walk(child, depth + 1)
+
+    walk(args.root, 0)
+    if not header:
+        raise CampaignError("no sub-proof on the proof: nothing says which board and pods")
+    temporary = args.out + ".writing"
+    with open(temporary, "wb") as raw, (
+            # No name or time in the gzip header: the same proof makes the same bytes.
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) if args.out.endswith(".gz") else raw) as binary, \
+            io.TextIOWrapper(binary, encoding="utf-8") as handle:
+        handle.write("# A proof of who wins a Pods position: docs/solving.md says how to read and check it.\n")
+        handle.write("certificate 1\n" + "\n".join(header) + "\n")
+        handle.write(f"root {args.root}\nwinner {winner}\nplies {plies}\n")
+        for line in steps.values():
+            handle.write(line + "\n")
+        handle.write("end\n")
+    os.replace(temporary, args.out)
+    return f"{args.out}: {winner} wins {args.root}; {len(steps)} steps, {sub_proofs} sub-proofs, at most {plies} plies"
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     try:
         shard, shards = (int(part) for part in text.split("/"))
@@ -283,6 +385,14 @@ def main(argv: list[str]) -> int:
     status.add_argument("--root", help="the position to prove (default: the variant's start)")
     status.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
     status.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
+    certificate.add_argument("store", help="the verdicts store")
+    certificate.add_argument("out", help="the certificate written (gzip if it ends in .gz)")
+    certificate.add_argument("--certificates", required=True, metavar="DIR", help="the sub-proofs' certificates")
+    certificate.add_argument("--root", help="the position proved (default: the variant's start)")
+    certificate.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    certificate.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    certificate.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     merge = commands.add_parser("merge", help="combine stores into one")
     merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
     merge.add_argument("files", nargs="+", help="the stores read")
@@ -304,6 +414,9 @@ def main(argv: list[str]) -> int:
                                      or args.order_nodes < 0):
             parser.error("--split and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
+        if args.command == "certificate":
+            print(write_certificate(args))
+            return 0
         if args.command == "status":
             store: dict = {}
             for path in [*args.also, args.store]:

@@ -71,6 +71,40 @@ class Campaign(unittest.TestCase):
         self.assertIn(f"{winner} wins", status.stdout)
         self.assertIn(f"sub-proofs: {len(solved)} proved, 0 open", status.stdout)
 
+    def test_one_certificate_joins_the_moves_above_the_sub_proofs_to_their_certificates(self):
+        # tests/certificate.rs checks such a certificate with the independent verifier; here, what
+        # it is made of.
+        store, certificates = self.path("verdicts.jsonl"), self.path("certificates")
+        self.walk(store, "--certificates", certificates)
+        out = self.path("proof.txt")
+        done = run("certificate", store, out, "--root", ROOT, "--certificates", certificates, "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        verdicts = read_store(store)
+        winner = verdicts[("standard", ROOT)]["winner"]
+        with open(out, encoding="utf-8") as handle:
+            text = handle.read().splitlines()
+        self.assertIn(f"root {ROOT}", text)
+        self.assertIn(f"winner {winner}", text)
+        self.assertEqual(text[-1], "end")
+        sub_steps = set()
+        for name in os.listdir(certificates):
+            with open(os.path.join(certificates, name), encoding="utf-8") as handle:
+                sub_steps.update(line.rstrip("\n") for line in handle if line.startswith(("move ", "leaf ")))
+        steps = [line for line in text if line.startswith(("move ", "leaf "))]
+        above = [line for line in steps if line not in sub_steps]
+        self.assertTrue(above, "moves above the sub-proofs")
+        for line in above:
+            # The winner's move at a position of the tree above the sub-proofs.
+            position = line.split(" ", 1)[1].rsplit(" ", 1)[0]
+            self.assertEqual(verdicts[("standard", position)]["winner"], winner)
+            self.assertEqual(campaign.mover_of(position), winner)
+        self.assertLess(len(above), len(steps), "the sub-proofs' steps follow")
+        # A store that does not settle the root certifies nothing.
+        done = run("certificate", self.path("empty.jsonl"), out, "--root", ROOT, "--certificates", certificates,
+                   "--engine", PODIUM)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("does not settle", done.stderr)
+
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
         for index, store in enumerate(shards):
