@@ -1,24 +1,31 @@
 //! The independent verifier of proof certificates (#40 item 3): a
-//! certificate written by `podium solve --certificate` is checked by
-//! tests/common/certificate.rs, which knows only the slow reference rules
-//! of tests/common/reference.rs: every node's moves are made again there,
-//! and leaves (positions the engine's endgame solver or bounds settled) are
-//! proved again by brute force.
+//! certificate written by `podium solve --certificate` or by the campaign
+//! (`scripts/campaign.py certificate`) is checked by
+//! tests/common/certificate.rs, which shares no code with the engine: every
+//! node's moves are made again by the slow reference rules of
+//! tests/common/reference.rs, and leaves (positions the engine's endgame
+//! solver or bounds settled) are proved again by the fast brute force of
+//! tests/common/fast_pods.rs, written from the rules alone and compared here
+//! with the reference's own brute force.
 //!
 //! CI checks the committed certificate's whole tree and a seeded sample of
-//! its leaves, a fresh certificate whole, and that forged ones are refused.
-//! To verify any certificate whole (the tree, every leaf within 10 plies of
-//! the end and a sample of the others):
+//! its leaves, the start's proof (the campaign's) whole tree and a sample of
+//! its leaves, a fresh certificate and a fresh campaign's whole, and that
+//! forged ones are refused. To verify any certificate (the tree, every leaf
+//! within 10 plies of the end and a sample of the others):
 //!
 //! ```sh
-//! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] cargo test --release --test certificate -- --ignored
+//! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] [PODIUM_CERTIFICATE_WITHIN=PLIES] cargo test --release --test certificate -- --ignored --nocapture
 //! ```
 
 mod common;
 
+use std::io::Read;
+use std::path::Path;
 use std::process::Command;
 
-use common::certificate::{Certificate, Step, check_leaf, check_tree, parse};
+use common::certificate::{Certificate, LeafChecker, Step, TreeReport, check_tree, parse};
+use common::fast_pods::FastPods;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
@@ -27,29 +34,77 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 /// (scripts/data/pods-endgames-standard.txt), docs/solving.md says the command.
 const COMMITTED: &str = include_str!("data/certificate-standard-12.txt");
 
-/// Leaves within this many plies of the end are all proved again.
-const ALWAYS_CHECKED: u32 = 10;
+/// The proof that White wins the standard game from the start: the campaign's
+/// (`campaign.py certificate`, docs/solving.md), gzip-compressed.
+const START_PROOF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/certificate.txt.gz");
 
-/// Checks `certificate`: its tree whole, then the leaves claiming at most
-/// `every_within` plies and `sample` of the others, chosen by `seed`.
-/// Returns the number of leaves proved again.
-fn verify(text: &str, every_within: u32, sample: usize, seed: u64) -> Result<usize, String> {
+const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
+
+/// Which leaves `verify` proves again: those claiming at most `within`
+/// plies (all, or `near` of them), and `far` of the others; samples are
+/// drawn by `seed`.
+struct Leaves {
+    within: u32,
+    near: Option<usize>,
+    far: usize,
+    seed: u64,
+}
+
+impl Leaves {
+    const ALL: Leaves = Leaves { within: u32::MAX, near: None, far: 0, seed: 0 };
+}
+
+/// Keeps `count` of `items`, drawn at random.
+fn sample<T>(items: &mut Vec<T>, count: usize, random: &mut Xoshiro256PlusPlus) {
+    for index in 0..count.min(items.len()) {
+        let pick = index + (random.next_u64() % (items.len() - index) as u64) as usize;
+        items.swap(index, pick);
+    }
+    items.truncate(count);
+}
+
+/// Checks a certificate: its tree whole, then the leaves `leaves` asks for.
+/// Returns the tree's report and the number of leaves proved again.
+fn verify(text: &str, leaves: &Leaves) -> Result<(TreeReport, usize), String> {
     let certificate = parse(text)?;
-    let rules = certificate.rules();
-    let report = check_tree(&certificate, &rules)?;
+    let report = check_tree(&certificate, &certificate.rules())?;
     assert!(report.positions > 0, "the tree has positions");
     assert_eq!(report.unused_steps, 0, "every step of the certificate is reached from its root");
-    let (mut near, mut far): (Vec<_>, Vec<_>) = report.leaves.iter().partition(|(_, plies)| *plies <= every_within);
-    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for index in 0..sample.min(far.len()) {
-        let pick = index + (random.next_u64() % (far.len() - index) as u64) as usize;
-        far.swap(index, pick);
+    let (mut near, mut far): (Vec<_>, Vec<_>) =
+        report.leaves.iter().cloned().partition(|(_, plies)| *plies <= leaves.within);
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(leaves.seed);
+    if let Some(count) = leaves.near {
+        sample(&mut near, count, &mut random);
     }
-    near.extend(far.into_iter().take(sample));
-    for (position, plies) in &near {
-        check_leaf(&rules, certificate.winner, position, *plies)?;
+    sample(&mut far, leaves.far, &mut random);
+    near.extend(far);
+    let mut checker = LeafChecker::new(&certificate)?;
+    for (done, (position, plies)) in near.iter().cloned().enumerate() {
+        let started = std::time::Instant::now();
+        checker.check(certificate.winner, &position, plies)?;
+        let seconds = started.elapsed().as_secs_f64();
+        if seconds >= 1.0 {
+            eprintln!("leaf {position} ({plies} plies) proved again in {seconds:.1} s");
+        }
+        if (done + 1) % 100 == 0 {
+            eprintln!("{} of {} leaves proved again", done + 1, near.len());
+        }
     }
-    Ok(near.len())
+    Ok((report, near.len()))
+}
+
+/// A certificate file's text, gzip-compressed if its name ends in `.gz`.
+fn read_certificate(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    if path.extension().is_some_and(|extension| extension == "gz") {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        text
+    } else {
+        String::from_utf8(bytes).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+    }
 }
 
 fn solve_certificate(position: &str) -> String {
@@ -68,7 +123,8 @@ fn solve_certificate(position: &str) -> String {
 #[test]
 fn the_committed_certificate_checks() {
     // The whole tree, and a sample of its leaves: CI's share, seconds.
-    let checked = verify(COMMITTED, 5, 20, 40).expect("the committed certificate is sound");
+    let leaves = Leaves { within: 5, near: None, far: 20, seed: 40 };
+    let (_, checked) = verify(COMMITTED, &leaves).expect("the committed certificate is sound");
     assert!(checked >= 20, "leaves were proved again ({checked})");
 }
 
@@ -78,7 +134,100 @@ fn a_fresh_certificate_checks_whole() {
     let text = solve_certificate("2N3/1I2ml/B2hn1/MK1b2/LG1j1e/A4g w CDEFHJacdfik 180 16");
     let certificate = parse(&text).expect("the engine writes the format");
     assert!(!certificate.steps.is_empty(), "the tree has steps");
-    verify(&text, u32::MAX, 0, 0).expect("the engine's certificate is sound");
+    verify(&text, &Leaves::ALL).expect("the engine's certificate is sound");
+}
+
+#[test]
+fn the_fast_brute_force_agrees_with_the_reference() {
+    // On the committed certificate's short leaves and the positions after
+    // each of their moves: the same moves, the same perft, and for both
+    // sides and every ply count up to the claim, the same answer.
+    let certificate = parse(COMMITTED).unwrap();
+    let rules = certificate.rules();
+    let report = check_tree(&certificate, &rules).unwrap();
+    let mut fast = FastPods::new(Some(&certificate.board), Some(&certificate.pods)).unwrap();
+    let mut compared = 0;
+    // 15 of its 110 leaves 7 plies from the end: the reference's brute force is slow.
+    for (leaf, claim) in report.leaves.iter().filter(|(_, plies)| *plies <= 7).take(15) {
+        let mut positions = vec![leaf.clone()];
+        positions.extend(rules.children(leaf).into_iter().map(|(_, child)| child));
+        for position in &positions {
+            let mut fast_moves = fast.legal_moves(position).unwrap();
+            let mut reference_moves = rules.legal_moves(position);
+            fast_moves.sort();
+            reference_moves.sort();
+            assert_eq!(fast_moves, reference_moves, "{position}: the moves");
+            assert_eq!(fast.perft(position, 2).unwrap(), rules.perft(position, 2), "{position}: perft 2");
+            for side in 0..2 {
+                for plies in 0..=*claim {
+                    let wins = rules.side_wins_within(position, side, plies);
+                    assert_eq!(
+                        fast.wins_within(position, side, plies).unwrap(),
+                        wins,
+                        "{position}: side {side}, {plies} plies"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 500, "enough answers compared ({compared})");
+}
+
+#[test]
+fn the_start_proof_checks() {
+    // The campaign's proof that White wins the standard game: its tree whole
+    // (about a million positions made again by the reference rules) and a
+    // sample of its leaves; `verify_a_certificate_file` checks all the near ones.
+    let text = read_certificate(Path::new(START_PROOF));
+    let certificate = parse(&text).expect("the campaign writes the format");
+    assert_eq!((certificate.root.as_str(), certificate.winner), (START, 0), "White wins from the start");
+    let leaves = Leaves { within: 10, near: Some(200), far: 0, seed: 27 };
+    let (report, checked) = verify(&text, &leaves).expect("the proof is sound");
+    assert!(report.leaves.len() > 100_000 && checked == 200, "{} leaves, {checked} proved again", report.leaves.len());
+}
+
+#[test]
+fn a_campaign_certificate_checks_whole() {
+    // A campaign proves a real endgame (tests/arbiter/test_campaign.py's) in
+    // sub-proofs two plies down, and writes one certificate of the whole.
+    let root = "4N1/D1k3/G5/3n2/1F4/2fA1j b BCEHIJKLMabcdeghilm 90 9";
+    let directory = std::env::temp_dir().join(format!("podium-campaign-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&directory);
+    std::fs::create_dir_all(&directory).unwrap();
+    let store = directory.join("verdicts.jsonl");
+    let out = directory.join("proof.txt.gz");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/campaign.py");
+    let engine = env!("CARGO_BIN_EXE_podium");
+    let run = |arguments: &[&str]| {
+        let output = Command::new("python3").arg(script).args(arguments).output().expect("python3 runs");
+        assert!(output.status.success(), "campaign.py {arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    let (store, out, certificates) =
+        (store.to_str().unwrap(), out.to_str().unwrap(), directory.join("certificates").to_str().unwrap().to_string());
+    run(&[
+        "run",
+        store,
+        "--root",
+        root,
+        "--split",
+        "2",
+        "--cpu-limit",
+        "5",
+        "--hash",
+        "4",
+        "--certificates",
+        &certificates,
+        "--engine",
+        engine,
+    ]);
+    run(&["certificate", store, out, "--root", root, "--certificates", &certificates, "--engine", engine]);
+    let text = read_certificate(Path::new(out));
+    let _ = std::fs::remove_dir_all(&directory);
+    let certificate = parse(&text).expect("the campaign writes the format");
+    assert_eq!(certificate.root, root);
+    let (report, _) = verify(&text, &Leaves::ALL).expect("the campaign's certificate is sound");
+    assert!(report.winner_turns > 1 && report.loser_turns >= 1, "a tree above the sub-proofs: {report:?}");
 }
 
 /// The committed certificate with one line changed by `change`.
@@ -133,32 +282,45 @@ fn forged_certificates_are_refused() {
         .find(|(position, plies)| original.steps.get(position) != Some(&Step::Leaf(*plies)))
         .expect("the forged leaf is in the tree");
     assert!(
-        check_leaf(&rules, short.winner, &forged_leaf.0, forged_leaf.1).is_err(),
+        LeafChecker::new(&short).unwrap().check(short.winner, &forged_leaf.0, forged_leaf.1).is_err(),
         "a leaf claiming too short a win is refused"
     );
     // The other side named the winner.
     let loser = forged(|certificate, line| {
         line.starts_with("winner ").then(|| format!("winner {}", ["black", "white"][certificate.winner]))
     });
-    assert!(verify(&loser, u32::MAX, 0, 0).is_err(), "the wrong winner is refused");
+    assert!(verify(&loser, &Leaves::ALL).is_err(), "the wrong winner is refused");
     // Cut short.
     let cut = COMMITTED.replace("\nend\n", "\n");
     assert!(parse(&cut).is_err(), "a certificate without its end is refused");
 }
 
-/// Verifies the certificate named by PODIUM_CERTIFICATE whole: the tree,
-/// every leaf within 10 plies of the end and PODIUM_CERTIFICATE_SAMPLE
-/// (default 100) of the others.
+/// Verifies the certificate named by PODIUM_CERTIFICATE (gzip if it ends in
+/// `.gz`): the tree, every leaf within PODIUM_CERTIFICATE_WITHIN (default
+/// 10) plies of the end and PODIUM_CERTIFICATE_SAMPLE (default 100) of the
+/// others, drawn by PODIUM_CERTIFICATE_SEED (default 1).
 #[test]
 #[ignore = "a checker run by hand: PODIUM_CERTIFICATE=FILE"]
 fn verify_a_certificate_file() {
     let Ok(path) = std::env::var("PODIUM_CERTIFICATE") else {
         panic!("set PODIUM_CERTIFICATE to the certificate's file");
     };
-    let sample = std::env::var("PODIUM_CERTIFICATE_SAMPLE").ok().and_then(|n| n.parse().ok()).unwrap_or(100);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    match verify(&text, ALWAYS_CHECKED, sample, 1) {
-        Ok(checked) => eprintln!("{path}: sound; {checked} leaves proved again"),
+    let setting = |name: &str, default: u64| match std::env::var(name) {
+        Ok(value) => value.parse().unwrap_or_else(|_| panic!("{name}={value}: expected a number")),
+        Err(_) => default,
+    };
+    let far = setting("PODIUM_CERTIFICATE_SAMPLE", 100) as usize;
+    let within = setting("PODIUM_CERTIFICATE_WITHIN", 10) as u32;
+    let seed = setting("PODIUM_CERTIFICATE_SEED", 1);
+    let text = read_certificate(Path::new(&path));
+    let started = std::time::Instant::now();
+    match verify(&text, &Leaves { within, near: None, far, seed }) {
+        Ok((report, checked)) => eprintln!(
+            "{path}: sound; {} positions, {} leaves, {checked} proved again (at most {far} of them beyond {within} plies), {:.0} s",
+            report.positions,
+            report.leaves.len(),
+            started.elapsed().as_secs_f64()
+        ),
         Err(error) => panic!("{path}: {error}"),
     }
 }

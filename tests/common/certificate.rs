@@ -3,10 +3,11 @@
 //! by the slow reference rules of `reference.rs`, every move of the winner
 //! is checked legal there, every move of the loser is followed, and the
 //! leaves (positions the engine's endgame solver or its bounds settled) are
-//! proved again by a brute force over the same rules.
+//! proved again by an independent brute force (`LeafChecker`).
 
 use std::collections::{HashMap, HashSet};
 
+use super::fast_pods::FastPods;
 use super::reference::RefRules;
 
 /// What the certificate says the winner does at a position.
@@ -194,14 +195,36 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
     Ok(report)
 }
 
-/// Proves a leaf again by brute force: the winner wins from `position`
-/// within `plies` plies.
-pub fn check_leaf(rules: &RefRules, winner: usize, position: &str, plies: u32) -> Result<(), String> {
-    if rules.side_wins_within(position, winner, plies) {
-        Ok(())
-    } else {
-        let side = ["White", "Black"][winner];
-        Err(format!("leaf {position}: {side} does not win within {plies} plies"))
+/// Proves leaves again: standard-game leaves by the fast brute force of
+/// `fast_pods.rs` (written from the rules alone, cross-checked against the
+/// reference's brute force by tests/certificate.rs), advanced-game leaves by
+/// the reference's own brute force.
+pub struct LeafChecker {
+    fast: Option<FastPods>,
+    rules: RefRules,
+}
+
+impl LeafChecker {
+    pub fn new(certificate: &Certificate) -> Result<LeafChecker, String> {
+        let fast = match certificate.variant.as_str() {
+            "standard" => Some(FastPods::new(Some(&certificate.board), Some(&certificate.pods))?),
+            _ => None,
+        };
+        Ok(LeafChecker { fast, rules: certificate.rules() })
+    }
+
+    /// The winner wins from `position` within `plies` plies.
+    pub fn check(&mut self, winner: usize, position: &str, plies: u32) -> Result<(), String> {
+        let wins = match &mut self.fast {
+            Some(fast) => fast.wins_within(position, winner, plies)?,
+            None => self.rules.side_wins_within(position, winner, plies),
+        };
+        if wins {
+            Ok(())
+        } else {
+            let side = ["White", "Black"][winner];
+            Err(format!("leaf {position}: {side} does not win within {plies} plies"))
+        }
     }
 }
 
