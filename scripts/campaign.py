@@ -42,8 +42,8 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import hashlib
+import io
 import os
 import subprocess
 import sys

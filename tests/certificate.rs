@@ -12,7 +12,8 @@
 //! its leaves, the start's proof (the campaign's) whole tree and a sample of
 //! its leaves, a fresh certificate and a fresh campaign's whole, and that
 //! forged ones are refused. To verify any certificate (the tree, every leaf
-//! within 10 plies of the end and a sample of the others):
+//! within 10 plies of the end and a sample of the others, drawn by
+//! PODIUM_CERTIFICATE_SEED):
 //!
 //! ```sh
 //! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] [PODIUM_CERTIFICATE_WITHIN=PLIES] cargo test --release --test certificate -- --ignored --nocapture
