@@ -156,13 +156,19 @@ class Engine:
                 score = 100_000 - moves if moves > 0 else -100_000 - moves
 
 
+def read_stores(args: argparse.Namespace) -> dict[tuple[str, str], dict]:
+    """The verdicts of every --also store and of the store itself, the best of each position's."""
+    store: dict[tuple[str, str], dict] = {}
+    for path in [*args.also, args.store]:
+        read_store(path, store)
+    return store
+
+
 class Campaign:
     def __init__(self, args: argparse.Namespace, prove: bool):
         self.args, self.prove = args, prove
         self.engine = Engine(args.engine, args.variant, args.order_nodes)
-        self.store: dict[tuple[str, str], dict] = {}
-        for path in [*args.also, args.store]:
-            read_store(path, self.store)
+        self.store = read_stores(args)
         self.children: dict[str, list[str]] = {}
         self.proofs_run = 0
         self.counts = {"proved": 0, "open": 0, "untried": 0, "other shards'": 0}
@@ -286,9 +292,7 @@ def write_certificate(args: argparse.Namespace) -> str:
     moves above the sub-proofs (the first child proved a win for the winner where the winner moves,
     every child where the loser does), then each sub-proof's own certificate; a position met twice
     keeps its first step. Returns a summary line."""
-    store: dict = {}
-    for path in [*args.also, args.store]:
-        read_store(path, store)
+    store = read_stores(args)
     root = store.get((args.variant, args.root))
     if not root or root["winner"] is None:
         raise CampaignError(f"the store does not settle {args.root}: nothing to certify")
@@ -418,9 +422,7 @@ def main(argv: list[str]) -> int:
             print(write_certificate(args))
             return 0
         if args.command == "status":
-            store: dict = {}
-            for path in [*args.also, args.store]:
-                read_store(path, store)
+            store = read_stores(args)
             root = store.get((args.variant, args.root))
             solved = [entry for entry in store.values() if entry.get("by") == "solve"]
             proved = sum(entry["winner"] is not None for entry in solved)
