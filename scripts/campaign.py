@@ -3,12 +3,13 @@
 play, its proof split into sub-proofs a few plies deep, each proved by its own `podium solve`
 process, the verdicts kept in a store that a rerun extends instead of redoing.
 
-    campaign.py run STORE [--root POSITION] [--variant standard] [--split 4] [--cpu-limit S]
+    campaign.py run STORE [--root POSITION | --roots FILE] [--variant standard] [--split 4] [--cpu-limit S]
                           [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
                           [--max-proofs N] [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
-    campaign.py status STORE [--root POSITION] [--variant standard] [--also FILE ...]
+    campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
+    campaign.py book CERTIFICATE OUT [--engine PATH]
 
 `run` walks the tree of positions from the root down to --split plies, as a proof would, the
 moves best first for the side to move as a search of --order-nodes nodes (default 20,000; 0: the
@@ -32,7 +33,13 @@ verdict outweighs an unproved one). docs/solving.md shows a GNU parallel and a S
 OUT ends in .gz): the winner's move at each of its turns above the sub-proofs, then the sub-proofs'
 own certificates, for tests/certificate.rs to check.
 
-`status` prints the root's verdict, the count of sub-proofs proved and open (with the CPU time
+--roots FILE proves each position of FILE in turn (a book of openings, one position line a line,
+`#` comments), in one store: how many of them are proved is the campaign's progress.
+
+`book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
+the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
+
+`status` prints the root's verdict (with --roots, how many of the roots are proved), the count of sub-proofs proved and open (with the CPU time
 they were given) and of positions above them settled, and the CPU time spent.
 
 Python 3.11 standard library only.
@@ -90,6 +97,12 @@ class Engine:
         # Enough for the ordering searches, and quick to clear before each.
         self.send("setoption name Hash value 4")
         self.send(f"newgame {variant}")
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.process.stdin.close()
+        self.process.stdout.close()
 
     def send(self, line: str) -> None:
         try:
@@ -353,6 +366,99 @@ def write_certificate(args: argparse.Namespace) -> str:
     return f"{args.out}: {winner} wins {args.root}; {len(steps)} steps, {sub_proofs} sub-proofs, at most {plies} plies"
 
 
+def read_certificate(path: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The header fields (`root`, `winner`, `plies`, ...) and the steps (a position line's `move X`
+    or `leaf N`) of the certificate `path`, gzip or not."""
+    fields, steps = {}, {}
+    try:
+        with (gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz")
+              else open(path, encoding="utf-8")) as handle:
+            for line in handle:
+                word, _, rest = line.rstrip("\n").partition(" ")
+                if word in ("move", "leaf"):
+                    position, _, step = rest.rpartition(" ")
+                    steps[position] = f"{word} {step}"
+                elif word and not word.startswith("#"):
+                    fields[word] = rest
+    except (OSError, EOFError) as error:
+        raise CampaignError(f"{path}: {getattr(error, 'strerror', None) or error}") from None
+    if fields.get("certificate") != "1" or "end" not in fields or not {"root", "winner"} <= fields.keys():
+        raise CampaignError(f"{path}: not a whole certificate of format 1")
+    return fields, steps
+
+
+def read_roots(path: str) -> list[str]:
+    """The position lines of the file `path`, comments (`#`) and blank lines left out."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            roots = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+    except OSError as error:
+        raise CampaignError(f"{path}: {error.strerror}") from None
+    if not roots:
+        raise CampaignError(f"{path}: no position in it")
+    return roots
+
+
+def tally(verdicts: list[str | None]) -> str:
+    """How many of the roots are proved, by winner, and how many are open."""
+    white, black = verdicts.count("white"), verdicts.count("black")
+    return (f"roots: {white + black} of {len(verdicts)} proved ({white} white wins, {black} black wins), "
+            f"{verdicts.count(None)} open")
+
+
+def write_book(args: argparse.Namespace) -> str:
+    """Writes the book of a certificate's proof to args.out: one line per winner's turn of the tree,
+    `<position line> <move> <plies>`, the plies the most the game then lasts along the tree (the
+    loser's every move followed, down to leaves and positions where the loser has no move), in the
+    certificate's order. Returns a summary line."""
+    fields, steps = read_certificate(args.certificate)
+    engine = Engine(args.engine, fields.get("game", "pods standard").removeprefix("pods "), 0)
+    known: dict[str, int] = {}
+
+    def after(position: str, move: str) -> str:
+        engine.send(f"position fen {position} moves {move}")
+        reply = engine.answer("query fen")
+        if not reply.startswith("response "):
+            raise CampaignError(f"{engine.path}: query fen: {reply}")
+        return reply.removeprefix("response ")
+
+    def plies(position: str) -> int:
+        # The tree's positions are each reached from the root first; the recursion is at most
+        # the game's length deep.
+        if position in known:
+            return known[position]
+        word, _, step = steps.get(position, " ").partition(" ")
+        if word == "leaf":
+            value = int(step)
+        elif word == "move":
+            value = 1 + plies(after(position, step))
+        else:
+            children = engine.moves(position)
+            value = 1 + max(map(plies, children)) if children else 0
+        known[position] = value
+        return value
+
+    try:
+        lines = [f"{position} {step.split()[1]} {plies(position)}" for position, step in steps.items()
+                 if step.startswith("move ")]
+        root_plies = plies(fields["root"])
+    finally:
+        engine.close()
+    if str(root_plies) != fields.get("plies"):
+        raise CampaignError(f"{args.certificate}: the tree lasts {root_plies} plies, the certificate says "
+                            f"{fields.get('plies')}")
+    temporary = args.out + ".writing"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(f"# The proof tree of {fields['root']} (a win for {fields['winner']}): the winner's move\n"
+                     "# at every position of the proof, for every reply of the loser, down to the positions\n"
+                     "# the endgame solver proved; then the plies the game lasts at most.\n")
+        handle.write(f"# Written by: python3 scripts/campaign.py book {args.certificate} {args.out}\n")
+        handle.write(f"# Proved again by: {args.proved_by}\n")
+        handle.write("".join(line + "\n" for line in lines))
+    os.replace(temporary, args.out)
+    return f"{args.out}: {len(lines)} positions, the game lasting at most {root_plies} plies"
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     try:
         shard, shards = (int(part) for part in text.split("/"))
@@ -363,10 +469,16 @@ def parse_shard(text: str) -> tuple[int, int]:
     return shard, shards
 
 
+def add_root_arguments(parser: argparse.ArgumentParser) -> None:
+    roots = parser.add_mutually_exclusive_group()
+    roots.add_argument("--root", help="the position to prove (default: the variant's start)")
+    roots.add_argument("--roots", metavar="FILE", help="prove each position of FILE (one a line) in turn")
+    parser.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+
+
 def add_walk_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("store", help="the verdicts store (JSON lines), appended to")
-    parser.add_argument("--root", help="the position to prove (default: the variant's start)")
-    parser.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    add_root_arguments(parser)
     parser.add_argument("--split", type=int, default=4, help="plies from the root to the sub-proofs (default 4)")
     parser.add_argument("--cpu-limit", type=int, default=10, metavar="S", help="CPU seconds per sub-proof")
     parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores, read only")
@@ -386,8 +498,7 @@ def main(argv: list[str]) -> int:
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
     status.add_argument("store", help="the verdicts store")
-    status.add_argument("--root", help="the position to prove (default: the variant's start)")
-    status.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    add_root_arguments(status)
     status.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
@@ -397,6 +508,12 @@ def main(argv: list[str]) -> int:
     certificate.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
     certificate.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     certificate.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
+    book = commands.add_parser("book", help="write the winner's moves of a certificate as a book the engine carries")
+    book.add_argument("certificate", help="the certificate read (gzip if it ends in .gz)")
+    book.add_argument("out", help="the book written")
+    book.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
+    book.add_argument("--proved-by", default="cargo test --release --test certificate",
+                      help="the command that checks the book, for its header")
     merge = commands.add_parser("merge", help="combine stores into one")
     merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
     merge.add_argument("files", nargs="+", help="the stores read")
@@ -414,6 +531,9 @@ def main(argv: list[str]) -> int:
             proved = sum(entry["winner"] is not None for entry in combined.values())
             print(f"{args.out}: {len(combined)} positions, {proved} proved")
             return 0
+        if args.command == "book":
+            print(write_book(args))
+            return 0
         if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1
                                      or args.order_nodes < 0):
             parser.error("--split and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
@@ -421,23 +541,32 @@ def main(argv: list[str]) -> int:
         if args.command == "certificate":
             print(write_certificate(args))
             return 0
+        roots = read_roots(args.roots) if getattr(args, "roots", None) else [args.root]
         if args.command == "status":
             store = read_stores(args)
-            root = store.get((args.variant, args.root))
+            verdicts = [(store.get((args.variant, root)) or {}).get("winner") for root in roots]
+            if args.roots:
+                print(tally(verdicts))
+            else:
+                print(f"root {args.root}: {verdicts[0] + ' wins' if verdicts[0] else 'open'}")
             solved = [entry for entry in store.values() if entry.get("by") == "solve"]
             proved = sum(entry["winner"] is not None for entry in solved)
             cpu = sum(entry.get("cpu_ms") or 0 for entry in solved) / 1000
             limits = sorted({entry.get("cpu_limit") for entry in solved if entry["winner"] is None} - {None})
-            print(f"root {args.root}: {root['winner'] + ' wins' if root and root['winner'] else 'open'}")
             print(f"sub-proofs: {proved} proved, {len(solved) - proved} open (tried with {limits or '-'} s CPU); "
                   f"{sum(entry.get('by') == 'tree' for entry in store.values())} positions above them settled; "
                   f"CPU time of the proofs {cpu:.1f} s")
             return 0
         campaign = Campaign(args, prove=True)
         started = time.monotonic()
-        winner = campaign.value(args.root, 0)
+        verdicts = []
+        for root in roots:
+            winner = campaign.value(root, 0)
+            verdicts.append(winner)
+            print(f"root {root}: {winner + ' wins' if winner else 'open'}", flush=True)
+        if args.roots:
+            print(tally(verdicts))
         counts = ", ".join(f"{count} {kind}" for kind, count in campaign.counts.items() if count)
-        print(f"root {args.root}: {winner + ' wins' if winner else 'open'}")
         print(f"sub-proofs met along the walk: {counts or 'none'}; their CPU time {campaign.cpu_ms / 1000:.1f} s; "
               f"this run {campaign.proofs_run} proofs in {time.monotonic() - started:.0f} s")
     except (CampaignError, StoreError, SolveError) as error:

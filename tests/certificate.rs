@@ -41,6 +41,9 @@ const START_PROOF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/cam
 
 const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
 
+/// The start's proof as the engine carries it (src/games/pods/book.rs).
+const START_BOOK: &str = include_str!("../src/games/pods/book/start.txt");
+
 /// Which leaves `verify` proves again: those claiming at most `within`
 /// plies (all, or `near` of them), and `far` of the others; samples are
 /// drawn by `seed`.
@@ -186,6 +189,19 @@ fn the_start_proof_checks() {
     let leaves = Leaves { within: 10, near: Some(200), far: 0, seed: 27 };
     let (report, checked) = verify(&text, &leaves).expect("the proof is sound");
     assert!(report.leaves.len() > 100_000 && checked == 200, "{} leaves, {checked} proved again", report.leaves.len());
+    assert_eq!(report.winner_plies[START], certificate.plies, "the tree lasts the plies claimed");
+    // The book the engine carries (`campaign.py book`) is this proof: White's
+    // move at each of its turns, and the plies the tree lasts from there.
+    let mut book_lines = 0;
+    for line in START_BOOK.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let [position @ .., mv, plies] = &fields[..] else { panic!("not a book line: {line}") };
+        let position = position.join(" ");
+        assert_eq!(certificate.steps.get(&position), Some(&Step::Move(mv.to_string())), "the proof's move: {line}");
+        assert_eq!(Some(&plies.parse().unwrap()), report.winner_plies.get(&position), "the tree's plies: {line}");
+        book_lines += 1;
+    }
+    assert_eq!(book_lines, report.winner_turns, "every turn of White's in the book");
 }
 
 #[test]
@@ -267,6 +283,10 @@ fn forged_certificates_are_refused() {
         Some(format!("move {head} Z@z9"))
     });
     assert!(check_tree(&parse(&illegal).unwrap(), &rules).is_err(), "an illegal move is refused");
+    // A game claimed shorter than the tree lasts.
+    let quick =
+        forged(|certificate, line| line.starts_with("plies ").then(|| format!("plies {}", certificate.plies - 1)));
+    assert!(check_tree(&parse(&quick).unwrap(), &rules).is_err(), "a claim of fewer plies is refused");
     // A leaf that claims a win sooner than there is one: the tree is
     // unchanged, the brute force refuses the leaf.
     let short = forged(|certificate, line| {

@@ -87,7 +87,8 @@ fn the_clock_of_the_side_to_move_counts() {
 #[test]
 fn go_infinite_answers_isready_at_once_and_stops_promptly() {
     let mut engine = EngineProcess::start();
-    engine.send("position startpos");
+    // Not the start, which the engine answers from the start's proof.
+    engine.send("position startpos moves B@d1");
     engine.send("go infinite");
     // Nothing but info lines until stop.
     let quiet_until = Instant::now() + Duration::from_millis(400);

@@ -179,8 +179,9 @@ class AnalysisChecks:
 
     def check_currmove(self) -> None:
         """As Stockfish: `info ... currmove <m> currmovenumber <k>` lines once the search has run a
-        second, none before. `go infinite` until the first comes (within a few seconds), then stop."""
-        self._start_of(PODS_CASE)
+        second, none before. `go infinite` until the first comes (within a few seconds), then stop.
+        After a first move: an engine may answer the start from a book, with nothing to search."""
+        self._start_of(PODS_CASE, PODS_CASE.first_moves[0])
         sent = time.monotonic()
         self.send("go infinite")
         deadline = Deadline(max(self.timeout, 5.0), start=sent)

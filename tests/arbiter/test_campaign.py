@@ -18,6 +18,7 @@ import campaign
 from podium.verdicts import read_store
 
 SCRIPT = os.path.join(SCRIPTS, "campaign.py")
+REPOSITORY = os.path.dirname(SCRIPTS)
 
 # 12 plies before the end of a real standard game (scripts/data/pods-endgames-standard.txt): Black
 # to move loses (`podium solve`), every sub-proof two plies down takes milliseconds.
@@ -105,6 +106,75 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertIn("does not settle", done.stderr)
 
+    def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
+        # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
+        # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
+        certificate = os.path.join(REPOSITORY, "tests", "data", "certificate-standard-12.txt")
+        out = self.path("book.txt")
+        done = run("book", certificate, out, "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        fields, steps = campaign.read_certificate(certificate)
+        with open(out, encoding="utf-8") as handle:
+            book = [line.split() for line in handle if not line.startswith("#")]
+        moves = {position: step.split()[1] for position, step in steps.items() if step.startswith("move ")}
+        self.assertEqual({" ".join(line[:5]): line[5] for line in book}, moves)
+        plies = {" ".join(line[:5]): int(line[6]) for line in book}
+        # The tree from the root (here the loser's turn) lasts the plies the certificate claims.
+        self.assertIn(f"at most {fields['plies']} plies", done.stdout)
+        engine = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(engine.close)
+
+        def claim(position: str) -> int:
+            return int(steps[position].split()[1])
+
+        for position, move in moves.items():
+            # One ply for the winner's move, then the leaf it leads to, or one more for the loser's
+            # move and the longest the winner's next position lasts (a leaf's claim or the book's).
+            child = next(child for child, legal in engine.moves(position).items() if legal == move)
+            if steps.get(child, "").startswith("leaf "):
+                expected = 1 + claim(child)
+            else:
+                after = [claim(next_position) if steps[next_position].startswith("leaf ") else plies[next_position]
+                         for next_position in engine.moves(child)]
+                expected = 2 + max(after) if after else 1
+            self.assertEqual(plies[position], expected, position)
+        with open(out, encoding="utf-8") as handle:
+            self.assertIn("# Written by: python3 scripts/campaign.py book", handle.read())
+        # A certificate cut short is refused.
+        cut = self.path("cut.txt")
+        with open(certificate, encoding="utf-8") as source, open(cut, "w", encoding="utf-8") as handle:
+            handle.write("".join(line for line in source if line.strip() != "end"))
+        done = run("book", cut, out, "--engine", PODIUM)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("not a whole certificate", done.stderr)
+
+    def test_a_book_of_roots_is_proved_root_by_root_into_one_store(self):
+        engine = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(engine.close)
+        roots = [ROOT, *list(engine.moves(ROOT))[:2]]
+        book = self.path("roots.txt")
+        with open(book, "w", encoding="utf-8") as handle:
+            handle.write("# three roots\n" + "\n".join(roots) + "\n")
+        store = self.path("verdicts.jsonl")
+        done = run("run", store, "--roots", book, "--split", "1", "--cpu-limit", "5", "--hash", "4",
+                   "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        verdicts = read_store(store)
+        winners = [verdicts[("standard", root)]["winner"] for root in roots]
+        for root, winner in zip(roots, winners):
+            self.assertIn(f"root {root}: {winner} wins", done.stdout)
+        white = winners.count("white")
+        self.assertIn(f"roots: 3 of 3 proved ({white} white wins, {3 - white} black wins), 0 open", done.stdout)
+        status = run("status", store, "--roots", book)
+        self.assertEqual(status.returncode, 0, status.stderr)
+        self.assertIn(f"roots: 3 of 3 proved ({white} white wins", status.stdout)
+        # A root in the store of none of them is open.
+        with open(book, "a", encoding="utf-8") as handle:
+            handle.write(campaign.START["standard"] + "\n")
+        self.assertIn("roots: 3 of 4 proved", run("status", store, "--roots", book).stdout)
+        self.assertIn("--root: not allowed with argument --roots",
+                      run("status", store, "--roots", book, "--root", ROOT).stderr)
+
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
         for index, store in enumerate(shards):
@@ -121,14 +191,14 @@ class Campaign(unittest.TestCase):
         # After Black's first move from ROOT, White wins: the child the search orders first is a
         # White win by `podium solve`, and the children's scores (each its own mover's) rise.
         engine = campaign.Engine(PODIUM, "standard", 20_000)
-        self.addCleanup(engine.process.kill)
+        self.addCleanup(engine.close)
         after_black = engine.children(ROOT)[0]
         ordered = engine.children(after_black)
         scores = [engine.score(child) for child in ordered]
         self.assertEqual(scores, sorted(scores))
         self.assertLess(scores[0], scores[-1])
         unordered = campaign.Engine(PODIUM, "standard", 0)
-        self.addCleanup(unordered.process.kill)
+        self.addCleanup(unordered.close)
         self.assertEqual(sorted(unordered.children(after_black)), sorted(ordered))
         proof = json.loads(subprocess.run([PODIUM, "solve", "--fen", ordered[0], "--hash", "4", "--json"],
                                           capture_output=True, text=True, check=True).stdout)

@@ -55,7 +55,8 @@ class AsyncEngineTest(unittest.TestCase):
         async def main():
             engines = [await AsyncEngine.open(PODIUM, options={"Hash": 8}) for _ in range(2)]
             try:
-                streams = [await engine.analysis("startpos") for engine in engines]
+                # Not the start: the engine answers it from the start's proof, with no lines to come.
+                streams = [await engine.analysis("startpos moves B@d1") for engine in engines]
                 seen = []
                 for _ in range(3):  # a line of one, then a line of the other
                     for number, stream in enumerate(streams):

@@ -47,6 +47,9 @@ pub struct TreeReport {
     pub leaves: Vec<(String, u32)>,
     /// Step lines the tree never reached (harmless, but a sign of a faulty writer).
     pub unused_steps: usize,
+    /// The most plies the game lasts along the tree from each of the
+    /// winner's turns, the leaves' claims taken as they are.
+    pub winner_plies: HashMap<String, u32>,
 }
 
 fn side_of(name: &str) -> Result<usize, String> {
@@ -192,7 +195,49 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
         return Err(format!("{position}: the tree goes round through this position (a repetition is no win)"));
     }
     report.unused_steps = certificate.steps.len() - used.len();
-    Ok(report)
+    let leaves: HashMap<&str, u32> =
+        report.leaves.iter().map(|(position, plies)| (position.as_str(), *plies)).collect();
+    let plies = longest_plies(&root, &edges, &leaves);
+    let root_plies = plies[root.as_str()];
+    if root_plies > certificate.plies {
+        return Err(format!("the tree lasts {root_plies} plies, the certificate claims at most {}", certificate.plies));
+    }
+    let winner_plies = plies
+        .into_iter()
+        .filter(|(position, _)| !leaves.contains_key(position) && rules.side_to_move(position) == certificate.winner)
+        .map(|(position, plies)| (position.to_string(), plies))
+        .collect();
+    Ok(TreeReport { winner_plies, ..report })
+}
+
+/// The most plies the game lasts from each position of the tree `edges`
+/// (no cycle): a leaf's claim, none where the loser has no move, one more
+/// than the winner's move or the loser's longest move.
+fn longest_plies<'a>(
+    root: &'a str,
+    edges: &'a HashMap<String, Vec<String>>,
+    leaves: &HashMap<&str, u32>,
+) -> HashMap<&'a str, u32> {
+    let mut plies: HashMap<&str, u32> = HashMap::new();
+    let mut stack: Vec<(&str, bool)> = vec![(root, false)];
+    while let Some((position, children_done)) = stack.pop() {
+        if plies.contains_key(position) {
+            continue;
+        }
+        let children = edges.get(position).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(&claim) = leaves.get(position) {
+            plies.insert(position, claim);
+        } else if children.is_empty() {
+            plies.insert(position, 0);
+        } else if children_done {
+            let longest = children.iter().map(|child| plies[child.as_str()]).max().unwrap_or(0);
+            plies.insert(position, longest + 1);
+        } else {
+            stack.push((position, true));
+            stack.extend(children.iter().map(|child| (child.as_str(), false)));
+        }
+    }
+    plies
 }
 
 /// Proves leaves again: standard-game leaves by the fast brute force of

@@ -1,17 +1,23 @@
-//! The proved moves the standard Pods game carries: for each 4-ply balanced
-//! opening of `std200.txt`'s first 67 that `podium solve` proved
-//! (docs/pods-strength.md, "Letting a won game go"), the winner's move at
-//! every position of one proof, for every reply of the loser, down to
-//! positions where the search in play tries proofs and that prove within
-//! `LEAF_NODES` nodes. The files in `book/` are written by `podium solve
-//! --tree` (the command heads each file), never by hand, and proved again
-//! by the tests. Only for the standard game on the default board with the
-//! default pods.
+//! The proved moves the standard Pods game carries: the winner's move at
+//! every position of a proof, for every reply of the loser.
 //!
-//! A position is known by its hash, which leaves out the ply (so a move
-//! counter does not matter and any order of the same placements finds it),
-//! then compared in full but for the ply; the move is checked legal before
-//! it is given.
+//! - `start.txt`: the proof that White wins the game from its start
+//!   (docs/solving.md, "The start's proof"), written by `scripts/campaign.py
+//!   book` from the campaign's certificate, down to the positions the
+//!   endgame solver proved; tests/certificate.rs checks that it is the
+//!   certificate's, and the certificate is checked by the reference rules
+//!   and an independent brute force.
+//! - `std200-NN.txt`: for each 4-ply balanced opening of `std200.txt`'s
+//!   first 67 that `podium solve` proved (docs/pods-strength.md, "Letting a
+//!   won game go"), one proof down to positions where the search in play
+//!   tries proofs and that prove within `LEAF_NODES` nodes, written by
+//!   `podium solve --tree` (the command heads each file) and proved again
+//!   by the tests.
+//!
+//! None is written by hand. Only for the standard game on the default
+//! board with the default pods. A position is known by its line without
+//! the ply (so a move counter does not matter and any order of the same
+//! placements finds it); the move is checked legal before it is given.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -38,7 +44,10 @@ pub struct BookFile {
 #[cfg(test)]
 const LEAF_NODES: u64 = 20_000;
 
-/// Every book the standard game carries: `std200-NN.txt` is opening NN of
+/// The proof of the start: White's move at each of its 61,429 turns.
+pub const START: BookFile = BookFile { name: "start.txt", text: include_str!("book/start.txt") };
+
+/// The proofs of 4-ply openings: `std200-NN.txt` is opening NN of
 /// `std200.txt` (counted from 1, comments left out).
 pub const BOOKS: &[BookFile] = &[
     BookFile { name: "std200-01.txt", text: include_str!("book/std200-01.txt") },
@@ -92,35 +101,32 @@ pub fn parse_line(line: &str) -> Option<Result<(Position, Move, u32), String>> {
     Some(parsed.map_err(|error: String| format!("{error}: {line}")))
 }
 
-/// A book's position, its move and the plies the game then lasts at most.
-type Entry = (Position, Move, u32);
+/// A book line's position without its ply: its first four fields.
+fn without_ply(line: &str) -> Option<&str> {
+    let mut spaces = line.match_indices(' ').map(|(index, _)| index);
+    spaces.nth(3).map(|end| &line[..end])
+}
 
-/// Every book's entries by the hash of their position (which leaves out
-/// the ply).
-static KNOWN: LazyLock<HashMap<u64, Vec<Entry>>> = LazyLock::new(|| {
-    let mut known: HashMap<u64, Vec<Entry>> = HashMap::new();
-    for book in BOOKS {
-        for parsed in book.text.lines().filter_map(parse_line) {
-            // The tests read every book.
-            let (position, mv, plies) = parsed.unwrap_or_else(|error| panic!("book {}: {error}", book.name));
-            known.entry(position.hash()).or_default().push((position, mv, plies));
+/// Every book's lines by their position without the ply, as `Position`
+/// writes it (the tests check each line is so written): 80,000 lines are
+/// indexed without parsing any, and only a line looked up is parsed.
+static KNOWN: LazyLock<HashMap<&'static str, &'static str>> = LazyLock::new(|| {
+    let mut known = HashMap::new();
+    for book in std::iter::once(&START).chain(BOOKS) {
+        for line in book.text.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')) {
+            match without_ply(line) {
+                // A position in two books: either proof will do.
+                Some(key) => _ = known.entry(key).or_insert(line),
+                None => log::warn!("book {}: not a book line: {line}", book.name),
+            }
         }
     }
     known
 });
 
-/// Reads the books now, not at the first lookup.
+/// Indexes the books now, not at the first lookup.
 pub fn load() {
     LazyLock::force(&KNOWN);
-}
-
-/// Whether two positions are the same but perhaps for their ply.
-fn same_but_ply(a: &Position, b: &Position) -> bool {
-    let without_ply = |position: &Position| {
-        let line = position.to_string();
-        line.rsplit_once(' ').map_or(line.clone(), |(rest, _)| rest.to_string())
-    };
-    a.hash() == b.hash() && without_ply(a) == without_ply(b)
 }
 
 /// The book's winning move at `position` under `rules`, and at most how
@@ -131,8 +137,9 @@ pub fn known_win(rules: &Rules, position: &Position) -> Option<(Move, u32)> {
     {
         return None;
     }
-    let entries = KNOWN.get(&position.hash())?;
-    let &(_, mv, plies) = entries.iter().find(|(known, _, _)| same_but_ply(known, position))?;
+    let line = position.to_string();
+    let book_line = KNOWN.get(without_ply(&line)?)?;
+    let (_, mv, plies) = parse_line(book_line)?.ok()?;
     position.check(rules, mv).is_ok().then_some((mv, plies))
 }
 
@@ -222,8 +229,30 @@ mod tests {
         let other_board =
             Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
         assert_eq!(known_win(&other_board, &position), None);
-        // The start is in no book.
-        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R0)), None);
+        // The start is in the start's book; its other rotations in none.
+        let start = Position::start(&STANDARD, Rotation::R0);
+        assert_eq!(known_win(&STANDARD, &start), Some(("B@a1".parse().unwrap(), 27)));
+        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R90)), None);
+    }
+
+    /// Every line of every book is a legal move at a position written as
+    /// `Position` writes it (the lookup compares the lines as text), and no
+    /// position is in a book twice.
+    #[test]
+    fn every_book_line_is_read_as_written() {
+        let mut lines = 0;
+        for book in std::iter::once(&START).chain(BOOKS) {
+            let mut seen = std::collections::HashSet::new();
+            for line in book.text.lines().map(str::trim) {
+                let Some(parsed) = parse_line(line) else { continue };
+                let (position, mv, plies) = parsed.unwrap_or_else(|error| panic!("{}: {error}", book.name));
+                assert_eq!(line, format!("{position} {mv} {plies}"), "{}: written as the engine writes it", book.name);
+                assert!(seen.insert(without_ply(line).unwrap().to_string()), "{}: twice: {line}", book.name);
+                assert_eq!(known_win(&STANDARD, &position).map(|(_, plies)| plies > 0), Some(true));
+                lines += 1;
+            }
+        }
+        assert!(lines > 80_000, "{lines} lines");
     }
 
     /// The default board with every line of its top row gone.
