@@ -184,6 +184,8 @@ class Campaign:
         self.store = read_stores(args)
         self.children: dict[str, list[str]] = {}
         self.proofs_run = 0
+        # Proofs run for the root being walked, which --max-proofs limits.
+        self.root_proofs = 0
         self.counts = {"proved": 0, "open": 0, "untried": 0, "other shards'": 0}
         self.cpu_ms = 0
         self.visited: set[str] = set()
@@ -217,10 +219,11 @@ class Campaign:
         if shard_of(position, shards) != shard:
             self.count(position, entry, "other shards'")
             return None
-        if not self.prove or (self.args.max_proofs is not None and self.proofs_run >= self.args.max_proofs):
+        if not self.prove or (self.args.max_proofs is not None and self.root_proofs >= self.args.max_proofs):
             self.count(position, entry, "untried")
             return None
         self.proofs_run += 1
+        self.root_proofs += 1
         certificate = None
         extra: tuple[str, ...] = ()
         if self.args.certificates:
@@ -252,7 +255,7 @@ class Campaign:
 
     def value(self, position: str, depth: int) -> str | None:
         """The side that wins `position`, None while open."""
-        if self.args.max_proofs is not None and self.proofs_run >= self.args.max_proofs:
+        if self.args.max_proofs is not None and self.root_proofs >= self.args.max_proofs:
             return None
         entry = self.known(position)
         if entry and entry["winner"] is not None and depth < self.args.split:
@@ -493,7 +496,8 @@ def main(argv: list[str]) -> int:
     add_walk_arguments(run)
     run.add_argument("--hash", type=int, default=64, help="hash size in MB of each sub-proof (default 64)")
     run.add_argument("--certificates", metavar="DIR", help="write each sub-proof's proof tree there")
-    run.add_argument("--max-proofs", type=int, metavar="N", help="stop after N sub-proofs")
+    run.add_argument("--max-proofs", type=int, metavar="N",
+                     help="stop after N sub-proofs (with --roots, N for each root: a hard one leaves the rest time)")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
@@ -561,6 +565,7 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         verdicts = []
         for root in roots:
+            campaign.root_proofs = 0
             winner = campaign.value(root, 0)
             verdicts.append(winner)
             print(f"root {root}: {winner + ' wins' if winner else 'open'}", flush=True)

@@ -174,6 +174,14 @@ class Campaign(unittest.TestCase):
         self.assertIn("roots: 3 of 4 proved", run("status", store, "--roots", book).stdout)
         self.assertIn("--root: not allowed with argument --roots",
                       run("status", store, "--roots", book, "--root", ROOT).stderr)
+        # --max-proofs holds for each root: one hard root does not take the others' turn.
+        two = self.path("two.txt")
+        with open(two, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(roots[1:]) + "\n")
+        done = run("run", self.path("capped.jsonl"), "--roots", two, "--split", "1", "--cpu-limit", "5",
+                   "--hash", "4", "--max-proofs", "1", "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("this run 2 proofs", done.stdout)
 
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
