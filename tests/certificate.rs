@@ -97,6 +97,40 @@ fn verify(text: &str, leaves: &Leaves) -> Result<(TreeReport, usize), String> {
     Ok((report, near.len()))
 }
 
+/// Proves again every leaf of shard `shard` of `shards` (the leaves sorted
+/// by position, every `shards`-th from the `shard`-th) after checking the
+/// tree, writing each leaf proved to `log` as its line as soon as it is
+/// proved, and skipping the leaves `log` already holds: a run stopped goes on
+/// where it stopped, and shards run on as many cores or machines. Returns
+/// the leaves proved by this run and those the log already held.
+fn prove_leaves(text: &str, shard: usize, shards: usize, log: &Path) -> Result<(usize, usize), String> {
+    use std::io::Write;
+    let certificate = parse(text)?;
+    let report = check_tree(&certificate, &certificate.rules())?;
+    let done: std::collections::HashSet<String> =
+        std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_string).collect();
+    let mut leaves = report.leaves;
+    leaves.sort();
+    let mut out = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log)
+        .map_err(|error| format!("{}: {error}", log.display()))?;
+    let mut checker = LeafChecker::new(&certificate)?;
+    let (mut proved, mut already) = (0, 0);
+    for (position, plies) in leaves.into_iter().skip(shard).step_by(shards) {
+        let line = format!("{position} {plies}");
+        if done.contains(&line) {
+            already += 1;
+            continue;
+        }
+        checker.check(certificate.winner, &position, plies)?;
+        writeln!(out, "{line}").and_then(|_| out.flush()).map_err(|error| format!("{}: {error}", log.display()))?;
+        proved += 1;
+    }
+    Ok((proved, already))
+}
+
 /// A certificate file's text, gzip-compressed if its name ends in `.gz`.
 fn read_certificate(path: &Path) -> String {
     let bytes = std::fs::read(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
@@ -247,6 +281,35 @@ fn a_campaign_certificate_checks_whole() {
     assert!(report.winner_turns > 1 && report.loser_turns >= 1, "a tree above the sub-proofs: {report:?}");
 }
 
+#[test]
+fn every_leaf_is_proved_by_shards_that_resume() {
+    let directory = std::env::temp_dir().join(format!("podium-leaves-{}", std::process::id()));
+    std::fs::create_dir_all(&directory).unwrap();
+    let certificate = parse(COMMITTED).unwrap();
+    let mut all = check_tree(&certificate, &certificate.rules()).unwrap().leaves;
+    all.sort();
+    let leaves = all.len();
+    let logs = [directory.join("0.txt"), directory.join("1.txt")];
+    // A first shard stopped after two leaves: its log holds them.
+    let first: Vec<String> =
+        all.iter().step_by(2).take(2).map(|(position, plies)| format!("{position} {plies}")).collect();
+    std::fs::write(&logs[0], first.join("\n") + "\n").unwrap();
+    let (proved_0, already_0) = prove_leaves(COMMITTED, 0, 2, &logs[0]).expect("sound");
+    let (proved_1, already_1) = prove_leaves(COMMITTED, 1, 2, &logs[1]).expect("sound");
+    assert_eq!((already_0, already_1), (2, 0), "the stopped run's leaves are not proved again");
+    assert_eq!(proved_0 + already_0 + proved_1, leaves, "every leaf, in one shard or the other");
+    let mut logged: Vec<String> = logs
+        .iter()
+        .flat_map(|log| std::fs::read_to_string(log).unwrap().lines().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    logged.sort();
+    logged.dedup();
+    assert_eq!(logged.len(), leaves, "each leaf logged once");
+    // Run again: nothing left to prove.
+    assert_eq!(prove_leaves(COMMITTED, 1, 2, &logs[1]).unwrap(), (0, proved_1));
+    let _ = std::fs::remove_dir_all(&directory);
+}
+
 /// The committed certificate with one line changed by `change`.
 fn forged(change: impl Fn(&Certificate, &str) -> Option<String>) -> String {
     let certificate = parse(COMMITTED).unwrap();
@@ -320,6 +383,35 @@ fn forged_certificates_are_refused() {
 /// `.gz`): the tree, every leaf within PODIUM_CERTIFICATE_WITHIN (default
 /// 10) plies of the end and PODIUM_CERTIFICATE_SAMPLE (default 100) of the
 /// others, drawn by PODIUM_CERTIFICATE_SEED (default 1).
+/// Proves again every leaf of the certificate PODIUM_CERTIFICATE, shard
+/// PODIUM_CERTIFICATE_SHARD (I/N, default 0/1), logging the leaves proved to
+/// PODIUM_CERTIFICATE_LOG and skipping those it holds (a rerun resumes):
+///
+/// ```sh
+/// for shard in 0 1; do PODIUM_CERTIFICATE=scripts/data/campaign/certificate.txt.gz PODIUM_CERTIFICATE_SHARD=$shard/2 \
+///     PODIUM_CERTIFICATE_LOG=leaves-$shard.txt cargo test --release --test certificate every_leaf -- --ignored & done
+/// ```
+#[test]
+#[ignore = "a checker run by hand: PODIUM_CERTIFICATE=FILE PODIUM_CERTIFICATE_LOG=FILE"]
+fn every_leaf_of_a_certificate_file() {
+    let variable = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("set {name}"));
+    let (path, log) = (variable("PODIUM_CERTIFICATE"), variable("PODIUM_CERTIFICATE_LOG"));
+    let shard = std::env::var("PODIUM_CERTIFICATE_SHARD").unwrap_or_else(|_| "0/1".to_string());
+    let (shard, shards) = shard
+        .split_once('/')
+        .and_then(|(shard, shards)| Some((shard.parse().ok()?, shards.parse().ok()?)))
+        .filter(|&(shard, shards): &(usize, usize)| shard < shards)
+        .unwrap_or_else(|| panic!("PODIUM_CERTIFICATE_SHARD={shard}: expected I/N with I below N"));
+    let started = std::time::Instant::now();
+    match prove_leaves(&read_certificate(Path::new(&path)), shard, shards, Path::new(&log)) {
+        Ok((proved, already)) => eprintln!(
+            "{path}: sound; shard {shard}/{shards}: {proved} leaves proved again, {already} proved before ({log}), {:.0} s",
+            started.elapsed().as_secs_f64()
+        ),
+        Err(error) => panic!("{path}: {error}"),
+    }
+}
+
 #[test]
 #[ignore = "a checker run by hand: PODIUM_CERTIFICATE=FILE"]
 fn verify_a_certificate_file() {
