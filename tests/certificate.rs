@@ -16,7 +16,7 @@
 //! PODIUM_CERTIFICATE_SEED):
 //!
 //! ```sh
-//! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] [PODIUM_CERTIFICATE_WITHIN=PLIES] cargo test --release --test certificate -- --ignored --nocapture
+//! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] [PODIUM_CERTIFICATE_WITHIN=PLIES] cargo test --release --test certificate verify_a_certificate_file -- --ignored --nocapture
 //! ```
 
 mod common;
