@@ -39,8 +39,9 @@ own certificates, for tests/certificate.rs to check.
 `book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
 the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
 
-`status` prints the root's verdict (with --roots, how many of the roots are proved), the count of sub-proofs proved and open (with the CPU time
-they were given) and of positions above them settled, and the CPU time spent.
+`status` prints the root's verdict (with --roots, how many of the roots are proved), the count of
+sub-proofs proved and open (with the CPU time they were given) and of positions above them
+settled, and the CPU time spent.
 
 Python 3.11 standard library only.
 """
@@ -426,7 +427,7 @@ def write_book(args: argparse.Namespace) -> str:
         return reply.removeprefix("response ")
 
     def plies(position: str) -> int:
-        # The tree's positions are each reached from the root first; the recursion is at most
+        # Each position worked out once, however many paths reach it; the recursion is at most
         # the game's length deep.
         if position in known:
             return known[position]
