@@ -203,6 +203,55 @@ fn the_default_start_is_proved_a_first_player_win_and_the_win_is_kept() {
     }
 }
 
+/// A 7x7 position of a yardstick game (issue #37), Yellow to move and
+/// winning: the first proof its search finds wins in at most 14 of its
+/// moves, and a quicker win exists.
+const QUICKER_WIN: &str = "Pc1Mg1 Mc7 Pb6 Mg6 Pa7 Mg7 Ma3 Ma1 Pc1 Mg5 Ma1 Pb5 Pa7 Pg2 Me4 Pg1 Mg7 Ma1 Ma7";
+
+/// The moves of a mate of `line` (`score mate N`), if it is one.
+fn mate_of(line: &str) -> Option<i32> {
+    line.split(" score mate ").nth(1)?.split(' ').next()?.parse().ok()
+}
+
+#[test]
+fn a_fixed_time_a_move_after_a_proof_goes_to_a_quicker_win() {
+    let moves: Vec<&str> = QUICKER_WIN.split(' ').collect();
+    // The proof alone, as `podium solve` finds it.
+    let solved = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
+        .args(["solve", "--game", "poldr", "--size", "7", "--bricks", "24", "--json", "--moves"])
+        .args(&moves)
+        .output()
+        .expect("podium solve runs");
+    let solved = String::from_utf8(solved.stdout).expect("text");
+    let proof_mate: i32 =
+        solved.split("\"mate\":").nth(1).and_then(|rest| rest.split(',').next()?.parse().ok()).expect(&solved);
+    let proof_move = solved.split("\"line\":[\"").nth(1).and_then(|rest| rest.split('"').next()).expect(&solved);
+    // A search with time to spare proves the win, then searches on for a
+    // quicker one until it is sure of the quickest (so it answers well
+    // before the limit, which only a very slow machine reaches).
+    let mut engine = EngineProcess::start();
+    engine.send("newgame poldr size 7 bricks 24");
+    engine.send(&format!("position startpos moves {QUICKER_WIN}"));
+    let (infos, mv) = engine.search("go movetime 60000", Duration::from_secs(90));
+    check_search_output(&infos, &mv);
+    let last = infos.last().expect("a line");
+    let mate = mate_of(last).expect(last);
+    assert!(0 < mate && mate < proof_mate, "a quicker win than the proof's {proof_mate}: {last}");
+    assert_ne!(mv, proof_move, "searching on changes the move: {last}");
+    // Its line is the win it claims: Yellow wins when it ends, after as
+    // many of Yellow's moves as the score says.
+    let start = "7/7/7/7/7/7/7 b 24,24 1 0 -,-";
+    let mut position: Position = expected_line(start, &moves).parse().expect("a position");
+    let pv: Vec<&str> = last.split(" pv ").nth(1).expect(last).split(' ').collect();
+    assert_eq!(pv[0], mv);
+    for played in &pv {
+        assert!(position.outcome().is_none(), "the line goes on after the end: {last}");
+        position.try_play(played.parse().expect("a move")).expect("a legal move");
+    }
+    assert_eq!(position.outcome().map(|outcome| outcome.winner), Some(Seat::Yellow), "{last}");
+    assert_eq!(pv.len() as i32, 2 * mate - 1, "{last}");
+}
+
 const START_3: &str = "5/5/5/5/5 b 16,16,16 1 0 -,-,-";
 
 /// The first line of play from `start` (depth first, moves in generation

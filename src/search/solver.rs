@@ -6,6 +6,8 @@
 //! a sound bound decides a position, and remembers what it proved. Only for
 //! games without draws within reach (a draw leaves the proof unfinished).
 
+use std::collections::HashMap;
+
 use super::game::SearchGame;
 use super::params::PARAMS;
 
@@ -198,6 +200,23 @@ impl ProofTable {
     }
 }
 
+/// A proof made better by bounded searches: the move, and the plies the
+/// game then lasts (exactly, or as far as the search went).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Improved<M> {
+    pub(super) mv: M,
+    pub(super) plies: u32,
+    /// The quickest win, or the longest resistance, for certain.
+    pub(super) exact: bool,
+}
+
+/// A win within a bound: the plies it takes, and the move where one was searched.
+type QuickWin<M> = (u32, Option<M>);
+
+/// Salts the key of a position where the side asked about moves, in the
+/// bounded searches' record of positions without a quick win.
+const SIDE_MOVES_SALT: u64 = 0x5bd1_e995_7f4a_7c15;
+
 /// Why a proof stopped before the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Unproven {
@@ -235,6 +254,10 @@ pub(super) struct Prover<'a, G: SearchGame> {
     /// Children of the node at each ply, reused.
     children: Vec<Vec<Child<G>>>,
     moves: Vec<G::Move>,
+    /// For the bounded searches that improve a proof: positions (keyed
+    /// with the side asked about) where that side has no win within the
+    /// most plies stored.
+    no_win_within: HashMap<u64, u32>,
 }
 
 impl<'a, G: SearchGame> Prover<'a, G> {
@@ -257,6 +280,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             nodes: 0,
             children: Vec::new(),
             moves: Vec::new(),
+            no_win_within: HashMap::new(),
         }
     }
 
@@ -385,6 +409,191 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         Ok((false, plies, mv))
     }
 
+    /// The quickest win from `root`, proved won for its mover in `plies`:
+    /// searches for a win within fewer plies, each bound one below the
+    /// last win found, until there is none (the last win is then the
+    /// quickest: `exact`) or the interrupt. The wins found are kept in the
+    /// table, so the proof's line follows them. None if no quicker win was
+    /// found.
+    pub(super) fn quicken_win(&mut self, root: &G::Position, plies: u32) -> Option<Improved<G::Move>> {
+        let mover = self.game.mover(root);
+        let mut quickest = None;
+        let mut bound = plies;
+        while bound > 1 {
+            match self.wins_within(root, mover, bound - 1, 0) {
+                Ok(Some((plies, Some(mv)))) => {
+                    quickest = Some(Improved { mv, plies, exact: false });
+                    bound = plies;
+                }
+                Ok(_) => break,
+                Err(_) => return quickest,
+            }
+        }
+        quickest.map(|found| Improved { exact: true, ..found })
+    }
+
+    /// The longest resistance at `root`, proved lost for its mover in at
+    /// most `plies`: for bounds 0, 1, 2, ... in turn, the moves after which
+    /// the winner has no win within the bound go on to the next, until
+    /// none does (those of the bound before resist longest: `exact`) or
+    /// the interrupt (then a move that went furthest). Of the moves that
+    /// resist longest, `preferred` if it is one. `plies` is the game's
+    /// length after it when exact, else the table's bound on it.
+    pub(super) fn lengthen_loss(
+        &mut self,
+        root: &G::Position,
+        plies: u32,
+        preferred: Option<G::Move>,
+    ) -> Option<Improved<G::Move>> {
+        let game = self.game;
+        let mut moves = Vec::new();
+        game.legal_moves(root, &mut moves);
+        let mut resisting: Vec<(G::Move, G::Position)> =
+            moves.into_iter().map(|mv| (mv, game.play(root, mv))).collect();
+        let mover = game.mover(root);
+        let winner = (0..game.players(root)).find(|&seat| !(self.same_side)(seat, mover))?;
+        let mut exact = false;
+        let mut bound = 0;
+        while bound < plies {
+            let mut further = Vec::new();
+            let mut interrupted = false;
+            for &(mv, child) in &resisting {
+                match self.wins_within(&child, winner, bound, 1) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => further.push((mv, child)),
+                    Err(_) => {
+                        interrupted = true;
+                        break;
+                    }
+                }
+            }
+            if further.is_empty() {
+                exact = !interrupted;
+                break;
+            }
+            resisting = further;
+            if interrupted {
+                break;
+            }
+            bound += 1;
+        }
+        let &(mv, child) = resisting.iter().find(|&&(mv, _)| Some(mv) == preferred).or(resisting.first())?;
+        let plies = if exact {
+            bound + 1
+        } else {
+            let (key, _) = game.symmetric_key(&child);
+            self.table.get(key ^ self.key_salt).map_or(plies, |below| below.plies + 1)
+        };
+        Some(Improved { mv, plies, exact })
+    }
+
+    /// Whether `side` (with its allies) forces a win from `position` within
+    /// `limit` plies: the plies it takes, and the move here (the winning
+    /// one, or the other side's longest resistance within the bound; none
+    /// where the table or the game's bound answered). What is found is
+    /// kept in the table where it is quicker than what it holds.
+    fn wins_within(
+        &mut self,
+        position: &G::Position,
+        side: usize,
+        limit: u32,
+        ply: usize,
+    ) -> Result<Option<QuickWin<G::Move>>, Unproven> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(PARAMS.proof_poll_interval) && (self.interrupt)(self.nodes) {
+            return Err(Unproven::Interrupted);
+        }
+        let nodes_before = self.nodes;
+        let game = self.game;
+        let mover = game.mover(position);
+        let side_moves = (self.same_side)(mover, side);
+        let (key, symmetry) = game.symmetric_key(position);
+        let key = key ^ self.key_salt;
+        let stored = self.table.get(key);
+        if ply > 0 {
+            if let Some(proven) = stored {
+                if proven.mover_wins != side_moves {
+                    return Ok(None);
+                }
+                if proven.plies <= limit {
+                    return Ok(Some((proven.plies, None)));
+                }
+            }
+            if let Some(decided) = game.decided(position) {
+                if !(self.same_side)(decided.winner, side) {
+                    return Ok(None);
+                }
+                if decided.plies <= limit {
+                    return Ok(Some((decided.plies, None)));
+                }
+            }
+        }
+        let failed_key = key ^ if side_moves { SIDE_MOVES_SALT } else { 0 };
+        if self.no_win_within.get(&failed_key).is_some_and(|&most| most >= limit) {
+            return Ok(None);
+        }
+        self.moves.clear();
+        game.legal_moves(position, &mut self.moves);
+        if self.moves.is_empty() {
+            let won = game.winner(position).is_some_and(|winner| (self.same_side)(winner, side));
+            return Ok(won.then_some((0, None)));
+        }
+        if limit == 0 {
+            return Ok(None);
+        }
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        for &mv in &self.moves {
+            let child = game.play(position, mv);
+            let priority = game.proof_priority(position, mv, &child);
+            children.push(Child { priority, mv, position: child, symmetric_key: None });
+        }
+        children.sort_by_key(|child| std::cmp::Reverse(child.priority));
+        let mut found: Result<Option<(u32, G::Move)>, Unproven> = Ok(None);
+        for child in children.iter() {
+            match self.wins_within(&child.position, side, limit - 1, ply + 1) {
+                Err(unproven) => {
+                    found = Err(unproven);
+                    break;
+                }
+                Ok(Some((plies, _))) => {
+                    let plies = plies + 1;
+                    if side_moves {
+                        found = Ok(Some((plies, child.mv)));
+                        break;
+                    }
+                    if found.as_ref().is_ok_and(|longest| longest.is_none_or(|(most, _)| plies > most)) {
+                        found = Ok(Some((plies, child.mv)));
+                    }
+                }
+                Ok(None) if side_moves => {}
+                Ok(None) => {
+                    found = Ok(None);
+                    break;
+                }
+            }
+        }
+        self.children[ply] = children;
+        let found = found?;
+        let Some((plies, mv)) = found else {
+            let most = self.no_win_within.entry(failed_key).or_insert(0);
+            *most = (*most).max(limit);
+            if self.no_win_within.len() > PARAMS.bounded_failures_kept {
+                self.no_win_within.clear();
+            }
+            return Ok(None);
+        };
+        if stored.is_none_or(|proven| plies < proven.plies) {
+            let best_move = Some(G::move_to_bits(game.transform_move(position, mv, symmetry, false)));
+            let proven = Proven { mover_wins: side_moves, plies, best_move };
+            self.table.insert(key, proven, self.nodes - nodes_before + 1);
+        }
+        Ok(Some((plies, Some(mv))))
+    }
+
     /// Whether `mover` wins when the game goes on to `child`, proved `below`.
     fn mover_wins_through(&self, child: &G::Position, mover: usize, below: Proven) -> bool {
         if (self.same_side)(self.game.mover(child), mover) { below.mover_wins } else { !below.mover_wins }
@@ -393,7 +602,190 @@ impl<'a, G: SearchGame> Prover<'a, G> {
 
 #[cfg(test)]
 mod tests {
+    use rand_xoshiro::Xoshiro256PlusPlus;
+    use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
     use super::*;
+    use crate::search::game::{GameKnowledge, GameRules, Policy};
+
+    /// A random two-player game: node i's moves lead to later nodes (so
+    /// positions transpose), the mover is drawn for each node (turns do not
+    /// alternate), and a node without moves is won by its drawn winner.
+    struct RandomGame {
+        nodes: Vec<RandomNode>,
+    }
+
+    struct RandomNode {
+        mover: usize,
+        children: Vec<usize>,
+        winner: usize,
+    }
+
+    impl RandomGame {
+        fn new(seed: u64) -> RandomGame {
+            let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let count = 80;
+            let nodes = (0..count)
+                .map(|index| {
+                    let leaf = index + 12 >= count || (index > 0 && random.next_u32() % 6 == 0);
+                    let mut children = Vec::new();
+                    if !leaf {
+                        for _ in 0..1 + random.next_u32() % 4 {
+                            let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(12);
+                            if !children.contains(&child) {
+                                children.push(child);
+                            }
+                        }
+                    }
+                    RandomNode {
+                        mover: (random.next_u32() % 2) as usize,
+                        children,
+                        winner: (random.next_u32() % 2) as usize,
+                    }
+                })
+                .collect();
+            RandomGame { nodes }
+        }
+
+        /// The fewest plies in which `side` forces a win from `node`, by
+        /// brute force, if it can.
+        fn quickest(&self, node: usize, side: usize, memo: &mut HashMap<(usize, usize), Option<u32>>) -> Option<u32> {
+            if let Some(&known) = memo.get(&(node, side)) {
+                return known;
+            }
+            let here = &self.nodes[node];
+            let below = here.children.iter().map(|&child| self.quickest(child, side, memo));
+            let found = if here.children.is_empty() {
+                (here.winner == side).then_some(0)
+            } else if here.mover == side {
+                below.flatten().min().map(|plies| plies + 1)
+            } else {
+                below.collect::<Option<Vec<u32>>>().and_then(|all| all.into_iter().max()).map(|plies| plies + 1)
+            };
+            memo.insert((node, side), found);
+            found
+        }
+    }
+
+    impl GameRules for RandomGame {
+        type Position = usize;
+        type Move = usize;
+
+        fn hash(&self, node: &usize) -> u64 {
+            (*node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+
+        fn players(&self, _: &usize) -> usize {
+            2
+        }
+
+        fn mover(&self, node: &usize) -> usize {
+            self.nodes[*node].mover
+        }
+
+        fn legal_moves(&self, node: &usize, moves: &mut Vec<usize>) {
+            moves.extend_from_slice(&self.nodes[*node].children);
+        }
+
+        fn play(&self, _: &usize, child: usize) -> usize {
+            child
+        }
+
+        fn is_legal(&self, node: &usize, child: usize) -> bool {
+            self.nodes[*node].children.contains(&child)
+        }
+
+        fn winner(&self, node: &usize) -> Option<usize> {
+            Some(self.nodes[*node].winner)
+        }
+
+        fn is_draw(&self, _: &usize) -> bool {
+            false
+        }
+
+        fn repetition_is_draw(&self) -> bool {
+            false
+        }
+
+        fn move_to_bits(child: usize) -> u16 {
+            child as u16
+        }
+
+        fn move_from_bits(bits: u16) -> Option<usize> {
+            Some(bits as usize)
+        }
+    }
+
+    impl GameKnowledge for RandomGame {
+        fn evaluate(&self, _: &usize, _: usize) -> Option<i32> {
+            Some(0)
+        }
+
+        fn expected_moves_left(&self, _: &usize) -> u32 {
+            4
+        }
+    }
+
+    impl SearchGame for RandomGame {
+        fn policy(&self) -> Policy {
+            Policy {
+                history_malus: false,
+                futility_pruning: false,
+                proof_horizon: 90,
+                dedicated_proof_horizon: 90,
+                proof_lookahead: true,
+                verdicts_in_search: false,
+            }
+        }
+    }
+
+    #[test]
+    fn bounded_searches_find_the_quickest_win_and_the_longest_resistance() {
+        let (mut quicker, mut longer) = (0, 0);
+        for seed in 0..300 {
+            let game = RandomGame::new(seed);
+            let mut memo = HashMap::new();
+            let mut table = ProofTable::new(1);
+            let same_side = |a: usize, b: usize| a == b;
+            let mut never = |_: u64| false;
+            let mut prover = Prover::new(&game, &mut table, &same_side, 0, &mut never);
+            let proven = prover.prove(&0).expect("no draws, no interrupt");
+            let mover = game.nodes[0].mover;
+            let winner = if proven.mover_wins { mover } else { 1 - mover };
+            let exact = game.quickest(0, winner, &mut memo).expect("the proof's winner wins");
+            assert!(proven.plies >= exact, "seed {seed}: a proof shorter than the game allows");
+            if proven.mover_wins {
+                match prover.quicken_win(&0, proven.plies) {
+                    None => assert_eq!(proven.plies, exact, "seed {seed}: a quicker win missed"),
+                    Some(improved) => {
+                        quicker += 1;
+                        assert!(improved.exact, "seed {seed}");
+                        assert_eq!(improved.plies, exact, "seed {seed}");
+                        assert_eq!(game.quickest(improved.mv, winner, &mut memo), Some(exact - 1), "seed {seed}");
+                    }
+                }
+            } else {
+                let improved = prover.lengthen_loss(&0, proven.plies, None).expect("a lost root has moves");
+                assert!(improved.exact, "seed {seed}");
+                // The longest resistance: the most plies the winner needs after any move.
+                let longest =
+                    game.nodes[0].children.iter().filter_map(|&child| game.quickest(child, winner, &mut memo)).max();
+                assert_eq!(Some(improved.plies), longest.map(|plies| plies + 1), "seed {seed}");
+                assert_eq!(game.quickest(improved.mv, winner, &mut memo), Some(improved.plies - 1), "seed {seed}");
+                longer += usize::from(improved.plies < proven.plies);
+            }
+            // What the bounded searches kept is still a proof: the line it
+            // gives is legal and ends in the winner's win.
+            let mut node = 0;
+            while let Some(mv) = proved_move(&game, &node, &table, 0) {
+                assert!(game.is_legal(&node, mv), "seed {seed}");
+                node = mv;
+            }
+            assert!(game.nodes[node].children.is_empty() && game.nodes[node].winner == winner, "seed {seed}");
+        }
+        // The games are varied enough to test something.
+        assert!(quicker > 10 && longer > 10, "{quicker} quicker wins, {longer} shorter losses");
+    }
 
     #[test]
     fn a_growing_table_keeps_every_proof_until_it_reaches_its_size() {

@@ -161,7 +161,8 @@ impl<'a, G: SearchGame> Manager<'a, G> {
                 }
                 Iteration::Stop => break,
             };
-            if self.prove_between(root, depth, best_score, &mut state) || self.deepening_ends(best_score, &state, plan)
+            if self.prove_between(root, depth, best_score, &mut state, plan)
+                || self.deepening_ends(best_score, &state, plan)
             {
                 break;
             }
@@ -303,6 +304,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         depth: u32,
         best_score: i32,
         state: &mut Deepening<G::Move>,
+        plan: &Plan,
     ) -> bool {
         if best_score.abs() > MATE_BOUND || state.proofs_done {
             return false;
@@ -324,9 +326,16 @@ impl<'a, G: SearchGame> Manager<'a, G> {
                 state.best = proof;
                 return true;
             }
-            state.proved = Some(proof);
             state.proofs_done = true;
             state.proof_reported_last = false;
+            // A fixed time a move is meant to be used (issue #37): the
+            // rest of it makes the proof better, which the iterations, cut
+            // short by their forced result, would not.
+            if !plan.clock {
+                state.proved = Some(self.improve_proof(root, proof, depth));
+                return true;
+            }
+            state.proved = Some(proof);
             return false;
         }
         state.proofs_done = true;

@@ -13,7 +13,7 @@ use super::worker::Worker;
 use super::{FoundLine, MATE, SearchResult};
 use crate::search::game::SearchGame;
 use crate::search::params::PARAMS;
-use crate::search::solver::{ProofTable, Proven, Prover, Unproven, proved_move};
+use crate::search::solver::{Improved, ProofTable, Proven, Prover, Unproven, proved_move};
 
 /// The proof table, to the one thread that asks first.
 pub(super) fn take_proof_table<'t>(slot: &Mutex<Option<&'t mut ProofTable>>) -> Option<&'t mut ProofTable> {
@@ -52,6 +52,47 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let proven = proved.ok()?;
         let pv = self.worker.proof_line(table, root);
         Some(self.report_proof(root, proven, pv, depth))
+    }
+
+    /// Under a fixed time a move, what is left of it after a proof goes to
+    /// making the proof better: a quicker win, or the longest resistance,
+    /// by bounded searches, until the time (or the nodes) run out or the
+    /// best is certain. The improved proof is reported; without a table
+    /// of its own (a helper proves) the proof stays as it is.
+    pub(super) fn improve_proof(
+        &mut self,
+        root: &G::Position,
+        proof: SearchResult<G::Move>,
+        depth: u32,
+    ) -> SearchResult<G::Move> {
+        let worker = &self.worker;
+        let (game, key_salt, shared) = (worker.game, worker.root.key_salt, worker.shared);
+        let Some(table) = self.proofs.table.as_deref_mut() else { return proof };
+        let Some(proven) = table.get(game.symmetric_key(root).0 ^ key_salt) else { return proof };
+        let hard = worker.limits.timer.hard_limit();
+        let clock_started = worker.limits.timer.started();
+        let (node_limit, nodes_before) = (worker.limits.nodes, worker.total_nodes());
+        let mut interrupt = |nodes: u64| {
+            shared.signals.stop.load(Ordering::Relaxed)
+                || hard.is_some_and(|hard| clock_started.elapsed() >= hard)
+                || node_limit.is_some_and(|limit| nodes_before + nodes >= limit)
+        };
+        let root_player = worker.root.player;
+        let same_side = move |a, b| (a == root_player) == (b == root_player);
+        let mut prover = Prover::new(game, table, &same_side, key_salt, &mut interrupt);
+        let improved = if proven.mover_wins {
+            prover.quicken_win(root, proven.plies)
+        } else {
+            prover.lengthen_loss(root, proven.plies, proof.best_move)
+        };
+        let nodes = prover.nodes;
+        shared.nodes.fetch_add(nodes, Ordering::Relaxed);
+        let Some(Improved { mv, plies, .. }) = improved else { return proof };
+        let after = game.play(root, mv);
+        let mut pv = vec![mv];
+        pv.extend(self.worker.proof_line(self.proofs.table.as_deref().expect("taken above"), &after));
+        let proven = Proven { plies, best_move: Some(G::move_to_bits(mv)), ..proven };
+        self.report_proof(root, proven, pv, depth)
     }
 
     /// Reports the proof a helper offered, if any, as `try_proof` reports its own.
