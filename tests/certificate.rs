@@ -71,7 +71,8 @@ fn sample<T>(items: &mut Vec<T>, count: usize, random: &mut Xoshiro256PlusPlus) 
 /// Returns the tree's report and the number of leaves proved again.
 fn verify(text: &str, leaves: &Leaves) -> Result<(TreeReport, usize), String> {
     let certificate = parse(text)?;
-    let report = check_tree(&certificate, &certificate.rules())?;
+    let rules = certificate.rules();
+    let report = check_tree(&certificate, &rules)?;
     assert!(report.positions > 0, "the tree has positions");
     assert_eq!(report.unused_steps, 0, "every step of the certificate is reached from its root");
     let (mut near, mut far): (Vec<_>, Vec<_>) =
@@ -82,7 +83,7 @@ fn verify(text: &str, leaves: &Leaves) -> Result<(TreeReport, usize), String> {
     }
     sample(&mut far, leaves.far, &mut random);
     near.extend(far);
-    let mut checker = LeafChecker::new(&certificate)?;
+    let mut checker = LeafChecker::new(&certificate, rules)?;
     for (done, (position, plies)) in near.iter().cloned().enumerate() {
         let started = std::time::Instant::now();
         checker.check(certificate.winner, &position, plies)?;
@@ -106,7 +107,8 @@ fn verify(text: &str, leaves: &Leaves) -> Result<(TreeReport, usize), String> {
 fn prove_leaves(text: &str, shard: usize, shards: usize, log: &Path) -> Result<(usize, usize), String> {
     use std::io::Write;
     let certificate = parse(text)?;
-    let report = check_tree(&certificate, &certificate.rules())?;
+    let rules = certificate.rules();
+    let report = check_tree(&certificate, &rules)?;
     let done: std::collections::HashSet<String> =
         std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_string).collect();
     let mut leaves = report.leaves;
@@ -116,7 +118,7 @@ fn prove_leaves(text: &str, shard: usize, shards: usize, log: &Path) -> Result<(
         .append(true)
         .open(log)
         .map_err(|error| format!("{}: {error}", log.display()))?;
-    let mut checker = LeafChecker::new(&certificate)?;
+    let mut checker = LeafChecker::new(&certificate, rules)?;
     let (mut proved, mut already) = (0, 0);
     for (position, plies) in leaves.into_iter().skip(shard).step_by(shards) {
         let line = format!("{position} {plies}");
@@ -366,7 +368,7 @@ fn forged_certificates_are_refused() {
         .find(|(position, plies)| original.steps.get(position) != Some(&Step::Leaf(*plies)))
         .expect("the forged leaf is in the tree");
     assert!(
-        LeafChecker::new(&short).unwrap().check(short.winner, &forged_leaf.0, forged_leaf.1).is_err(),
+        LeafChecker::new(&short, short.rules()).unwrap().check(short.winner, &forged_leaf.0, forged_leaf.1).is_err(),
         "a leaf claiming too short a win is refused"
     );
     // The other side named the winner.

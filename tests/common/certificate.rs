@@ -151,6 +151,8 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
     // The tree's edges, for the check that it has no cycle (in the advanced
     // game positions can repeat, and a winner going round never wins).
     let mut edges: HashMap<String, Vec<String>> = HashMap::new();
+    // The winner's turns, for the plies each lasts.
+    let mut winner_turns: HashSet<String> = HashSet::new();
     while let Some(position) = stack.pop() {
         report.positions += 1;
         let step = certificate.steps.get_key_value(&position);
@@ -165,6 +167,7 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
             }
             Some(Step::Move(mv)) if winner_to_move => {
                 report.winner_turns += 1;
+                winner_turns.insert(position.clone());
                 let children = rules.children(&position);
                 let child = children
                     .into_iter()
@@ -204,7 +207,7 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
     }
     let winner_plies = plies
         .into_iter()
-        .filter(|(position, _)| !leaves.contains_key(position) && rules.side_to_move(position) == certificate.winner)
+        .filter(|(position, _)| winner_turns.contains(*position))
         .map(|(position, plies)| (position.to_string(), plies))
         .collect();
     Ok(TreeReport { winner_plies, ..report })
@@ -250,12 +253,13 @@ pub struct LeafChecker {
 }
 
 impl LeafChecker {
-    pub fn new(certificate: &Certificate) -> Result<LeafChecker, String> {
+    /// A checker of `certificate`'s leaves by its game's `rules`.
+    pub fn new(certificate: &Certificate, rules: RefRules) -> Result<LeafChecker, String> {
         let fast = match certificate.variant.as_str() {
             "standard" => Some(FastPods::new(Some(&certificate.board), Some(&certificate.pods))?),
             _ => None,
         };
-        Ok(LeafChecker { fast, rules: certificate.rules() })
+        Ok(LeafChecker { fast, rules })
     }
 
     /// The winner wins from `position` within `plies` plies.
