@@ -7,8 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::fast_pods::FastPods;
-use super::reference::RefRules;
+use crate::common::reference::RefRules;
+use crate::fast_pods::FastPods;
 
 /// What the certificate says the winner does at a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
