@@ -214,7 +214,7 @@ fn mate_of(line: &str) -> Option<i32> {
 }
 
 #[test]
-fn a_fixed_time_a_move_after_a_proof_goes_to_a_quicker_win() {
+fn the_time_left_after_a_proof_goes_to_a_quicker_win() {
     let moves: Vec<&str> = QUICKER_WIN.split(' ').collect();
     // The proof alone, as `podium solve` finds it.
     let solved = std::process::Command::new(env!("CARGO_BIN_EXE_podium"))
@@ -250,6 +250,21 @@ fn a_fixed_time_a_move_after_a_proof_goes_to_a_quicker_win() {
     }
     assert_eq!(position.outcome().map(|outcome| outcome.winner), Some(Seat::Yellow), "{last}");
     assert_eq!(pv.len() as i32, 2 * mate - 1, "{last}");
+    // Under go infinite too, from a new game's empty tables: the proof,
+    // then the same quickest win, then nothing until stop.
+    engine.send("newgame poldr size 7 bricks 24");
+    engine.send(&format!("position startpos moves {QUICKER_WIN}"));
+    engine.send("go infinite");
+    let infos = engine.read_until(|line| mate_of(line) == Some(mate), Duration::from_secs(90));
+    let first_proof = infos.iter().find_map(|line| mate_of(line)).expect("a proof reported");
+    assert!(first_proof > mate, "the proof first, then the quicker win: {infos:?}");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(engine.sync().iter().all(|line| !line.starts_with("bestmove ")), "go infinite waits for stop");
+    engine.send("stop");
+    let bestmove = engine.read_until(|line| line.starts_with("bestmove "), Duration::from_secs(10)).pop().unwrap();
+    let quickest = infos.last().expect("a line");
+    let first = quickest.split(" pv ").nth(1).expect(quickest).split(' ').next().unwrap();
+    assert_eq!(bestmove, format!("bestmove {first}"));
 }
 
 const START_3: &str = "5/5/5/5/5 b 16,16,16 1 0 -,-,-";

@@ -323,7 +323,8 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let won = matches!(proof.score, Score::Mate(moves) if moves > 0);
         if won || self.worker.root.players == 2 {
             if !self.search_on {
-                state.best = proof;
+                // Until stopped, the time goes to a better proof too.
+                state.best = if plan.infinite { self.improve_proof(root, proof, depth) } else { proof };
                 return true;
             }
             state.proofs_done = true;
