@@ -107,7 +107,8 @@ pub(super) struct SearchParams {
     pub(super) proof_poll_interval: u64,
     /// The bounded searches that improve a proof (a quicker win, a longer
     /// resistance) remember this many positions without a win within a
-    /// bound, then start afresh: at about 50 bytes each, 100 MB at most.
+    /// bound, then start afresh: a hash map of 2^20 buckets at most, about
+    /// 18 MB beside the tables `Hash` sizes.
     pub(super) bounded_failures_kept: usize,
     /// Root moves are announced (`Progress::CurrentMove`) only after the
     /// search has run this long, so short searches are not flooded.
@@ -215,7 +216,7 @@ impl SearchParams {
         extracted_moves: 12,
         poll_interval: 256,
         proof_poll_interval: 64,
-        bounded_failures_kept: 2_000_000,
+        bounded_failures_kept: 900_000,
         current_move_after: Duration::from_secs(1),
         helper_spread: 2,
         min_proof_nodes: 20_000,
