@@ -83,8 +83,8 @@ struct Deepening<M> {
     scores: Vec<Option<i32>>,
     /// A proof was found: no more proofs.
     proofs_done: bool,
-    /// A proof to be played (a win, or a two-player loss's longest
-    /// resistance) while the iterations search on to the time limit.
+    /// The game's known win, played once the iterations have used a fixed
+    /// time a move.
     proved: Option<SearchResult<M>>,
     /// The last line reported is that proof, not the line the move comes from.
     proof_reported_last: bool,
@@ -322,22 +322,14 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         // proof is played: the win, or the longest resistance.
         let won = matches!(proof.score, Score::Mate(moves) if moves > 0);
         if won || self.worker.root.players == 2 {
-            if !self.search_on {
-                // Until stopped, the time goes to a better proof too.
-                state.best = if plan.infinite { self.improve_proof(root, proof, depth) } else { proof };
-                return true;
-            }
-            state.proofs_done = true;
-            state.proof_reported_last = false;
-            // A fixed time a move is meant to be used (issue #37): the
-            // rest of it makes the proof better, which the iterations, cut
-            // short by their forced result, would not.
-            if !plan.clock {
-                state.proved = Some(self.improve_proof(root, proof, depth));
-                return true;
-            }
-            state.proved = Some(proof);
-            return false;
+            // Under a clock the proof is played at once, its time kept for
+            // later moves (as a known win is). Under a fixed time a move, or
+            // until stopped, what is left of the time makes it better first
+            // (issue #37), which the iterations, cut short by their forced
+            // result, would not.
+            let improve = plan.infinite || (self.search_on && !plan.clock);
+            state.best = if improve { self.improve_proof(root, proof, depth) } else { proof };
+            return true;
         }
         state.proofs_done = true;
         state.proof_reported_last = true;

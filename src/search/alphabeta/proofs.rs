@@ -69,12 +69,13 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         let (game, key_salt, shared) = (worker.game, worker.root.key_salt, worker.shared);
         let Some(table) = self.proofs.table.as_deref_mut() else { return proof };
         let Some(proven) = table.get(game.symmetric_key(root).0 ^ key_salt) else { return proof };
-        let hard = worker.limits.timer.hard_limit();
-        let clock_started = worker.limits.timer.started();
+        // The timer's own check: while pondering no limit runs, and the
+        // clock starts when pondering ends.
+        let mut timer = worker.limits.timer;
         let (node_limit, nodes_before) = (worker.limits.nodes, worker.total_nodes());
         let mut interrupt = |nodes: u64| {
             shared.signals.stop.load(Ordering::Relaxed)
-                || hard.is_some_and(|hard| clock_started.elapsed() >= hard)
+                || timer.past_hard(shared.signals)
                 || node_limit.is_some_and(|limit| nodes_before + nodes >= limit)
         };
         let root_player = worker.root.player;
