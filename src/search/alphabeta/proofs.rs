@@ -54,8 +54,8 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         Some(self.report_proof(root, proven, pv, depth))
     }
 
-    /// Under a fixed time a move, what is left of it after a proof goes to
-    /// making the proof better: a quicker win, or the longest resistance,
+    /// Under a fixed time a move (or until stopped), what is left of it
+    /// after a proof goes to making the proof better: a quicker win, or the longest resistance,
     /// by bounded searches, until the time (or the nodes) run out or the
     /// best is certain. The improved proof is reported; without a table
     /// of its own (a helper proves) the proof stays as it is.
