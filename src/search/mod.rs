@@ -13,6 +13,8 @@ mod params;
 mod proof_tree;
 mod solve;
 mod solver;
+#[cfg(test)]
+mod test_games;
 mod tt;
 
 pub use alphabeta::{

@@ -606,144 +606,59 @@ mod tests {
     use rand_xoshiro::rand_core::{Rng, SeedableRng};
 
     use super::*;
-    use crate::search::game::{GameKnowledge, GameRules, Policy};
+    use crate::search::game::GameRules;
+    use crate::search::test_games::{Tree, TreeNode};
 
     /// A random two-player game: node i's moves lead to later nodes (so
     /// positions transpose), the mover is drawn for each node (turns do not
     /// alternate), and a node without moves is won by its drawn winner.
-    struct RandomGame {
-        nodes: Vec<RandomNode>,
-    }
-
-    struct RandomNode {
-        mover: usize,
-        children: Vec<usize>,
-        winner: usize,
-    }
-
-    impl RandomGame {
-        fn new(seed: u64) -> RandomGame {
-            let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let count = 80;
-            let nodes = (0..count)
-                .map(|index| {
-                    let leaf = index + 12 >= count || (index > 0 && random.next_u32() % 6 == 0);
-                    let mut children = Vec::new();
-                    if !leaf {
-                        for _ in 0..1 + random.next_u32() % 4 {
-                            let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(12);
-                            if !children.contains(&child) {
-                                children.push(child);
-                            }
+    fn random_game(seed: u64) -> Tree {
+        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let count = 80;
+        let nodes = (0..count)
+            .map(|index| {
+                let leaf = index + 12 >= count || (index > 0 && random.next_u32() % 6 == 0);
+                let mut children = Vec::new();
+                if !leaf {
+                    for _ in 0..1 + random.next_u32() % 4 {
+                        let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(12);
+                        if !children.contains(&child) {
+                            children.push(child);
                         }
                     }
-                    RandomNode {
-                        mover: (random.next_u32() % 2) as usize,
-                        children,
-                        winner: (random.next_u32() % 2) as usize,
-                    }
-                })
-                .collect();
-            RandomGame { nodes }
-        }
-
-        /// The fewest plies in which `side` forces a win from `node`, by
-        /// brute force, if it can.
-        fn quickest(&self, node: usize, side: usize, memo: &mut HashMap<(usize, usize), Option<u32>>) -> Option<u32> {
-            if let Some(&known) = memo.get(&(node, side)) {
-                return known;
-            }
-            let here = &self.nodes[node];
-            let below = here.children.iter().map(|&child| self.quickest(child, side, memo));
-            let found = if here.children.is_empty() {
-                (here.winner == side).then_some(0)
-            } else if here.mover == side {
-                below.flatten().min().map(|plies| plies + 1)
-            } else {
-                below.collect::<Option<Vec<u32>>>().and_then(|all| all.into_iter().max()).map(|plies| plies + 1)
-            };
-            memo.insert((node, side), found);
-            found
-        }
+                }
+                let (mover, winner) = ((random.next_u32() % 2) as usize, (random.next_u32() % 2) as usize);
+                let end = children.is_empty().then_some(winner);
+                TreeNode { name: "", mover, children, scores: [0; 3], end }
+            })
+            .collect();
+        Tree { nodes, repetitions: false, players: 2, decided: Vec::new() }
     }
 
-    impl GameRules for RandomGame {
-        type Position = usize;
-        type Move = usize;
-
-        fn hash(&self, node: &usize) -> u64 {
-            (*node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    /// The fewest plies in which `side` forces a win from `node` of `game`,
+    /// by brute force, if it can.
+    fn quickest(game: &Tree, node: usize, side: usize, memo: &mut HashMap<(usize, usize), Option<u32>>) -> Option<u32> {
+        if let Some(&known) = memo.get(&(node, side)) {
+            return known;
         }
-
-        fn players(&self, _: &usize) -> usize {
-            2
-        }
-
-        fn mover(&self, node: &usize) -> usize {
-            self.nodes[*node].mover
-        }
-
-        fn legal_moves(&self, node: &usize, moves: &mut Vec<usize>) {
-            moves.extend_from_slice(&self.nodes[*node].children);
-        }
-
-        fn play(&self, _: &usize, child: usize) -> usize {
-            child
-        }
-
-        fn is_legal(&self, node: &usize, child: usize) -> bool {
-            self.nodes[*node].children.contains(&child)
-        }
-
-        fn winner(&self, node: &usize) -> Option<usize> {
-            Some(self.nodes[*node].winner)
-        }
-
-        fn is_draw(&self, _: &usize) -> bool {
-            false
-        }
-
-        fn repetition_is_draw(&self) -> bool {
-            false
-        }
-
-        fn move_to_bits(child: usize) -> u16 {
-            child as u16
-        }
-
-        fn move_from_bits(bits: u16) -> Option<usize> {
-            Some(bits as usize)
-        }
-    }
-
-    impl GameKnowledge for RandomGame {
-        fn evaluate(&self, _: &usize, _: usize) -> Option<i32> {
-            Some(0)
-        }
-
-        fn expected_moves_left(&self, _: &usize) -> u32 {
-            4
-        }
-    }
-
-    impl SearchGame for RandomGame {
-        fn policy(&self) -> Policy {
-            Policy {
-                history_malus: false,
-                futility_pruning: false,
-                proof_horizon: 90,
-                dedicated_proof_horizon: 90,
-                proof_lookahead: true,
-                verdicts_in_search: false,
-            }
-        }
+        let here = &game.nodes[node];
+        let below = here.children.iter().map(|&child| quickest(game, child, side, memo));
+        let found = if here.children.is_empty() {
+            (here.end == Some(side)).then_some(0)
+        } else if here.mover == side {
+            below.flatten().min().map(|plies| plies + 1)
+        } else {
+            below.collect::<Option<Vec<u32>>>().and_then(|all| all.into_iter().max()).map(|plies| plies + 1)
+        };
+        memo.insert((node, side), found);
+        found
     }
 
     #[test]
     fn bounded_searches_find_the_quickest_win_and_the_longest_resistance() {
         let (mut quicker, mut longer) = (0, 0);
         for seed in 0..300 {
-            let game = RandomGame::new(seed);
+            let game = random_game(seed);
             let mut memo = HashMap::new();
             let mut table = ProofTable::new(1);
             let same_side = |a: usize, b: usize| a == b;
@@ -752,7 +667,7 @@ mod tests {
             let proven = prover.prove(&0).expect("no draws, no interrupt");
             let mover = game.nodes[0].mover;
             let winner = if proven.mover_wins { mover } else { 1 - mover };
-            let exact = game.quickest(0, winner, &mut memo).expect("the proof's winner wins");
+            let exact = quickest(&game, 0, winner, &mut memo).expect("the proof's winner wins");
             assert!(proven.plies >= exact, "seed {seed}: a proof shorter than the game allows");
             if proven.mover_wins {
                 match prover.quicken_win(&0, proven.plies) {
@@ -761,7 +676,7 @@ mod tests {
                         quicker += 1;
                         assert!(improved.exact, "seed {seed}");
                         assert_eq!(improved.plies, exact, "seed {seed}");
-                        assert_eq!(game.quickest(improved.mv, winner, &mut memo), Some(exact - 1), "seed {seed}");
+                        assert_eq!(quickest(&game, improved.mv, winner, &mut memo), Some(exact - 1), "seed {seed}");
                     }
                 }
             } else {
@@ -769,9 +684,9 @@ mod tests {
                 assert!(improved.exact, "seed {seed}");
                 // The longest resistance: the most plies the winner needs after any move.
                 let longest =
-                    game.nodes[0].children.iter().filter_map(|&child| game.quickest(child, winner, &mut memo)).max();
+                    game.nodes[0].children.iter().filter_map(|&child| quickest(&game, child, winner, &mut memo)).max();
                 assert_eq!(Some(improved.plies), longest.map(|plies| plies + 1), "seed {seed}");
-                assert_eq!(game.quickest(improved.mv, winner, &mut memo), Some(improved.plies - 1), "seed {seed}");
+                assert_eq!(quickest(&game, improved.mv, winner, &mut memo), Some(improved.plies - 1), "seed {seed}");
                 longer += usize::from(improved.plies < proven.plies);
             }
             // What the bounded searches kept is still a proof: the line it
@@ -781,7 +696,7 @@ mod tests {
                 assert!(game.is_legal(&node, mv), "seed {seed}");
                 node = mv;
             }
-            assert!(game.nodes[node].children.is_empty() && game.nodes[node].winner == winner, "seed {seed}");
+            assert!(game.nodes[node].children.is_empty() && game.nodes[node].end == Some(winner), "seed {seed}");
         }
         // The games are varied enough to test something.
         assert!(quicker > 10 && longer > 10, "{quicker} quicker wins, {longer} shorter losses");

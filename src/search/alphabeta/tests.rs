@@ -10,21 +10,11 @@ use super::ordering::HISTORY_SIZE;
 use super::shared::{HelperLine, HelperProof, Shared};
 use super::worker::Worker;
 use super::*;
-use crate::search::game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
+use crate::search::game::{GameKnowledge, GameRules, Policy, SearchGame};
 use crate::search::limits::{Limits, Signals};
 use crate::search::solver::{ProofTable, Proven};
+use crate::search::test_games::{NodeSpec, POLICY, Tree};
 use crate::search::tt::TranspositionTable;
-
-/// The search's settings for the test games: no proof horizon matters, as
-/// they bound no game's length.
-const POLICY: Policy = Policy {
-    history_malus: false,
-    futility_pruning: false,
-    proof_horizon: 90,
-    dedicated_proof_horizon: 90,
-    proof_lookahead: true,
-    verdicts_in_search: false,
-};
 
 /// Second games for the search: one pile of stones, the player to move
 /// takes 1 to 3, and the player who cannot take has lost. With
@@ -295,64 +285,7 @@ fn scores_stay_right_when_the_same_player_moves_twice() {
     assert_eq!((result.best_move, result.score), (Some(3), Score::Mate(2)));
 }
 
-/// A three-player (or two-player) game given as an explicit tree, so
-/// that every value can be worked out by hand. Players: A = 0, B = 1,
-/// C = 2. A node with no children is a finished game; the others carry
-/// each player's static score, read when the search stops there.
-struct Tree {
-    nodes: Vec<TreeNode>,
-    /// A repeated position is a draw (as in the advanced Pods game).
-    repetitions: bool,
-    /// 3, or 2 for a two-player game (A and B).
-    players: usize,
-    /// Nodes whose winner the game's bounds decide (`GameKnowledge::decided`),
-    /// by index; with any, the searches take them (`Policy::verdicts_in_search`).
-    decided: Vec<(usize, usize)>,
-}
-
-struct TreeNode {
-    name: &'static str,
-    mover: usize,
-    children: Vec<usize>,
-    scores: [i32; 3],
-    /// The winner, where the node ends the game (`None`: a draw).
-    end: Option<usize>,
-}
-
-/// A node as written in a test: name, mover, children by name, static
-/// scores, and the result if it has no children.
-type NodeSpec<'a> = (&'static str, usize, &'a [&'a str], [i32; 3], Option<usize>);
-
 impl Tree {
-    fn new(nodes: &[NodeSpec]) -> Tree {
-        let index = |name: &str| nodes.iter().position(|node| node.0 == name).expect("a node of the tree");
-        Tree {
-            nodes: nodes
-                .iter()
-                .map(|&(name, mover, children, scores, end)| TreeNode {
-                    name,
-                    mover,
-                    children: children.iter().map(|child| index(child)).collect(),
-                    scores,
-                    end,
-                })
-                .collect(),
-            repetitions: false,
-            players: 3,
-            decided: Vec::new(),
-        }
-    }
-
-    /// The index of the node named `name`.
-    fn node(&self, name: &str) -> usize {
-        self.nodes.iter().position(|node| node.name == name).expect("a node of the tree")
-    }
-
-    /// The node named `name` decided for `winner`.
-    fn decide(&mut self, name: &str, winner: usize) {
-        self.decided.push((self.node(name), winner));
-    }
-
     fn search(&self, style: MultiplayerSearch, depth: u32) -> (SearchResult<usize>, Vec<&'static str>) {
         self.search_after(style, depth, &[])
     }
@@ -375,92 +308,6 @@ impl Tree {
             }
         });
         (result, pv)
-    }
-}
-
-impl GameRules for Tree {
-    type Position = usize;
-    /// The node a move leads to.
-    type Move = usize;
-
-    fn hash(&self, node: &usize) -> u64 {
-        (*node as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-
-    fn players(&self, _: &usize) -> usize {
-        self.players
-    }
-
-    fn mover(&self, node: &usize) -> usize {
-        self.nodes[*node].mover
-    }
-
-    fn legal_moves(&self, node: &usize, moves: &mut Vec<usize>) {
-        moves.extend_from_slice(&self.nodes[*node].children);
-    }
-
-    fn play(&self, _: &usize, child: usize) -> usize {
-        child
-    }
-
-    fn is_legal(&self, node: &usize, child: usize) -> bool {
-        self.nodes[*node].children.contains(&child)
-    }
-
-    fn winner(&self, node: &usize) -> Option<usize> {
-        self.nodes[*node].end
-    }
-
-    fn is_draw(&self, _: &usize) -> bool {
-        false
-    }
-
-    fn repetition_is_draw(&self) -> bool {
-        self.repetitions
-    }
-
-    fn move_to_bits(child: usize) -> u16 {
-        child as u16
-    }
-
-    fn move_from_bits(bits: u16) -> Option<usize> {
-        Some(bits as usize)
-    }
-}
-
-impl GameKnowledge for Tree {
-    fn decided(&self, node: &usize) -> Option<Decided> {
-        let &(_, winner) = self.decided.iter().find(|(decided, _)| decided == node)?;
-        Some(Decided { winner, plies: 5 })
-    }
-
-    fn evaluate(&self, node: &usize, player: usize) -> Option<i32> {
-        let node = &self.nodes[*node];
-        (!node.children.is_empty()).then_some(node.scores[player])
-    }
-
-    /// Each player's static score as its share, out of the players' total
-    /// (the scores of a test of `mcts-eval` are shares in hundredths).
-    fn win_shares(&self, node: &usize, shares: &mut [f32]) -> bool {
-        let node = &self.nodes[*node];
-        let total: i32 = node.scores[..self.players].iter().sum();
-        if node.children.is_empty() || total <= 0 {
-            return false;
-        }
-        for (share, score) in shares.iter_mut().zip(node.scores) {
-            *share = score as f32 / total as f32;
-        }
-        true
-    }
-
-    fn expected_moves_left(&self, _: &usize) -> u32 {
-        4
-    }
-}
-
-impl SearchGame for Tree {
-    fn policy(&self) -> Policy {
-        Policy { verdicts_in_search: !self.decided.is_empty(), ..POLICY }
     }
 }
 
