@@ -166,7 +166,6 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
                 continue;
             }
             Some(Step::Move(mv)) if winner_to_move => {
-                report.winner_turns += 1;
                 winner_turns.insert(position.clone());
                 let children = rules.children(&position);
                 let child = children
@@ -197,6 +196,7 @@ pub fn check_tree(certificate: &Certificate, rules: &RefRules) -> Result<TreeRep
     if let Some(position) = find_cycle(&root, &edges) {
         return Err(format!("{position}: the tree goes round through this position (a repetition is no win)"));
     }
+    report.winner_turns = winner_turns.len();
     report.unused_steps = certificate.steps.len() - used.len();
     let leaves: HashMap<&str, u32> =
         report.leaves.iter().map(|(position, plies)| (position.as_str(), *plies)).collect();
