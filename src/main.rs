@@ -14,7 +14,7 @@ use podium::cli::bench::{self, BenchOptions};
 use podium::cli::positions::{Lines, Request, line_id, parse_request};
 use podium::cli::rules::ReadAs;
 use podium::games::registry::{Kind, Registry, SelectError, Selected, TuneRequest};
-use podium::games::{Session, SolveRequest, TreeRequest};
+use podium::games::{CeilingRequest, Session, SolveRequest, TreeRequest};
 use podium::protocol::command::Start;
 use podium::protocol::options::MAX_HASH_MEGABYTES;
 use podium::protocol::report::{BestMove, search_and_report};
@@ -47,6 +47,11 @@ enum Task {
     /// nodes and time (Pods by proof-number search, df-pn, with the endgame solver at its leaves,
     /// and in the advanced game a proved draw by repetition; POLD.R by its search with proofs).
     Solve(SolveArgs),
+    /// The ceiling against random movers: a seat's chance to win when it plays its best and every
+    /// other seat plays a uniformly random legal move, worked out exactly over the whole game tree
+    /// (expectimax), and each move's chance where the seat is to move. The most any player can
+    /// expect from the position against random movers (POLD.R, standard Pods).
+    Ceiling(CeilingArgs),
     /// Fit the evaluation's weights to the results of games (logistic
     /// regression over every position of every game) and print them: Pods
     /// (per variant), or POLD.R (--game poldr, per player count: --players).
@@ -123,6 +128,28 @@ struct SolveArgs {
     /// (docs/solving.md; the advanced Pods game: search, unless a certificate is asked for).
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
+}
+
+#[derive(Args)]
+struct CeilingArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Moves to play from the position first.
+    #[arg(long, num_args = 1.., value_name = "MOVE")]
+    moves: Vec<String>,
+    /// The seat whose chance it is: 1 for the first player (default: the side to move).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3))]
+    seat: Option<u64>,
+    /// The table of values' most memory in megabytes, taken as it is written (a smaller one only
+    /// takes longer: a value overwritten is worked out again).
+    #[arg(long, default_value_t = 1024, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=MAX_CEILING_MEGABYTES))]
+    hash: u64,
+    /// Give up after this many positions worked out (default: no limit).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `podium solve --method`.
@@ -399,6 +426,7 @@ fn main() -> ExitCode {
         Some(Task::Bench(args)) => run_bench(&args),
         Some(Task::Analyse(args)) => run_analyse(&args),
         Some(Task::Solve(args)) => run_solve(&args),
+        Some(Task::Ceiling(args)) => run_ceiling(&args),
         Some(Task::Tune(args)) => run_tune(&args),
     };
     match outcome {
@@ -763,6 +791,50 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
             }
         }
         out.line(format_args!("nodes {nodes} time {time} ms"));
+    }
+    Ok(out.finish()?)
+}
+
+/// The most memory `podium ceiling --hash` takes: 64 GB.
+const MAX_CEILING_MEGABYTES: u64 = 1 << 16;
+
+fn run_ceiling(args: &CeilingArgs) -> anyhow::Result<()> {
+    let read_as = ReadAs::of(&Registry::builtin(), &args.game.selected()?);
+    let game = args.game.session(&args.moves)?;
+    let seat = args.seat.map_or(game.mover(), |seat| seat as usize - 1);
+    if seat >= game.players() {
+        anyhow::bail!("--seat {}: the game has {} players", seat + 1, game.players());
+    }
+    let request = CeilingRequest { seat, megabytes: args.hash as usize, max_nodes: args.nodes };
+    let started = Instant::now();
+    let found = game.ceiling(&request, &Signals::default()).map_err(|error| anyhow::anyhow!(error))?;
+    let time = started.elapsed().as_millis();
+    let position = game.position_line();
+    let mut out = Out::new();
+    if args.json {
+        let moves: Vec<String> = found
+            .moves
+            .iter()
+            .map(|(mv, chance)| format!("{{\"move\":{},\"chance\":{chance}}}", json_string(mv)))
+            .collect();
+        out.line(format_args!(
+            "{{\"type\":\"ceiling\",\"position\":{},{},\"seat\":\"p{}\",\"chance\":{},\"moves\":[{}],\"nodes\":{},\"time\":{time}}}",
+            json_string(&position),
+            read_as.json_fields(),
+            seat + 1,
+            found.chance,
+            moves.join(","),
+            found.nodes
+        ));
+    } else {
+        out.line(format_args!("position {position}"));
+        out.line(format_args!("game {read_as}"));
+        out.line(format_args!("seat {} (p{})", game.seat_name(seat), seat + 1));
+        out.line(format_args!("ceiling {:.6}", found.chance));
+        for (mv, chance) in &found.moves {
+            out.line(format_args!("move {mv} {chance:.6}"));
+        }
+        out.line(format_args!("nodes {} time {time} ms", found.nodes));
     }
     Ok(out.finish()?)
 }

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::search::{
     Leaves, Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
-    build_proof_tree, build_refutation_trees,
+    build_proof_tree, build_refutation_trees, ceiling,
 };
 
 /// How a game ended, for any game: a game's own typed outcome seen through
@@ -154,6 +154,36 @@ pub trait Session: Send {
     fn solve(&self, _request: &SolveRequest, _signals: &Signals) -> Option<Solved> {
         None
     }
+
+    /// The ceiling against random movers of the current position for a
+    /// seat (`search::ceiling`): its chance to win when it plays its best
+    /// and every other seat plays a uniformly random legal move; `Err` says
+    /// why not (a game with repetitions, stopped before the end).
+    fn ceiling(&self, _request: &CeilingRequest, _signals: &Signals) -> Result<CeilingReport, String> {
+        Err("this game has no ceiling against random movers".to_string())
+    }
+}
+
+/// What `Session::ceiling` is asked.
+#[derive(Clone, Copy, Debug)]
+pub struct CeilingRequest {
+    /// The seat whose chance it is (0 = the first player).
+    pub seat: usize,
+    /// The memory of the table of values, in megabytes.
+    pub megabytes: usize,
+    /// Stop after this many positions.
+    pub max_nodes: Option<u64>,
+}
+
+/// What `Session::ceiling` found, moves in notation.
+#[derive(Clone, Debug)]
+pub struct CeilingReport {
+    /// The seat's chance to win against random movers, playing its best.
+    pub chance: f64,
+    /// Where the seat is to move: each legal move's chance, best first.
+    pub moves: Vec<(String, f64)>,
+    /// Positions worked out.
+    pub nodes: u64,
 }
 
 /// What `Session::solve` is asked: the tables' memory, the limits (nodes
@@ -304,6 +334,25 @@ pub(crate) fn first_legal_move<G: SearchGame>(game: &G, position: &G::Position) 
     let mut moves = Vec::new();
     game.legal_moves(position, &mut moves);
     moves.first().copied()
+}
+
+/// `Session::ceiling` for a game: `search::ceiling` of `root`, its moves in notation.
+pub(crate) fn ceiling_in_notation<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    request: &CeilingRequest,
+    signals: &Signals,
+) -> Result<CeilingReport, String>
+where
+    G::Move: fmt::Display,
+{
+    if request.seat >= game.players(root) {
+        return Err(format!("seat {} of a game of {} players", request.seat + 1, game.players(root)));
+    }
+    let answer = ceiling(game, root, request.seat, request.megabytes, request.max_nodes, signals)
+        .map_err(|error| error.to_string())?;
+    let moves = answer.moves.iter().map(|(mv, chance)| (mv.to_string(), *chance)).collect();
+    Ok(CeilingReport { chance: answer.chance, moves, nodes: answer.nodes })
 }
 
 /// Solves `root` for `Session::solve`: the verdict, the line in notation,

@@ -1,10 +1,11 @@
 //! Game-agnostic search: alpha-beta and max^n, the transposition table, the
-//! proof search, and limits and time, tuned by one set of numbers
+//! proof search, the ceiling against random movers, and limits and time, tuned by one set of numbers
 //! (`params`). Each game brings its rules (`GameRules`), its knowledge
 //! (`GameKnowledge`) and the search's settings for it (`Policy`) as one
 //! `SearchGame`; callers search through `Searcher`.
 
 mod alphabeta;
+mod ceiling;
 mod dfpn;
 mod game;
 mod limits;
@@ -20,6 +21,7 @@ mod tt;
 pub use alphabeta::{
     MultiplayerSearch, Progress, Report, Score, SearchResult, Searcher, UnknownMultiplayerSearch, hardware_threads,
 };
+pub use ceiling::{CeilingAnswer, CeilingError, ceiling};
 pub use dfpn::{ProofStep, TreeError};
 pub use game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Tests of scripts/poldr_ceiling.py: the chance a POLD.R player wins against random movers when it
-plays its best, checked against games played out (the best moves against seeded random movers) and
-against the records report.
+"""Tests of `podium ceiling` and scripts/poldr_ceiling.py: the chance a POLD.R player wins against
+random movers when it plays its best. A reference written here from the definition (expectimax over
+the rules of scripts/podium/poldr_rules.py, which share nothing with the engine's) is checked by
+playing its best moves against seeded random movers; the engine must give the same chances.
 
-    python3 tests/arbiter/test_poldr_ceiling.py
+    PODIUM_BIN=target/release/podium python3 tests/arbiter/test_poldr_ceiling.py
 """
 
 import json
@@ -15,12 +16,40 @@ import sys
 import tempfile
 import unittest
 
-from support import SCRIPTS
+from support import NEEDS_PODIUM, PODIUM, SCRIPTS
 
-from poldr_ceiling import Ceiling, TooLarge
 from podium.poldr_rules import Rules
 
 SCRIPT = os.path.join(SCRIPTS, "poldr_ceiling.py")
+
+
+class Ceiling:
+    """The reference: expectimax for one seat against random movers, each position worked out once."""
+
+    def __init__(self, rules: Rules, seat: int):
+        self.rules, self.seat = rules, seat
+        self.table: dict[tuple, float] = {}
+
+    def chance(self, state: tuple) -> float:
+        known = self.table.get(state)
+        if known is not None:
+            return known
+        moves = self.rules.legal_moves(state)
+        if not moves:
+            value = 1.0 if self.rules.winner(state) == self.seat else 0.0
+        else:
+            values = [self.chance(self.rules.play(state, move)) for move in moves]
+            value = max(values) if state[5] % self.rules.players == self.seat else sum(values) / len(values)
+        self.table[state] = value
+        return value
+
+
+def podium_ceiling(*args: str) -> dict:
+    done = subprocess.run([PODIUM, "ceiling", "--game", "poldr", "--hash", "16", "--json", *args],
+                          capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise AssertionError(done.stderr)
+    return json.loads(done.stdout)
 
 
 def play_out(rules: Rules, ceiling: Ceiling, state: tuple, rng: random.Random) -> bool:
@@ -69,7 +98,8 @@ class CeilingTest(unittest.TestCase):
         rules = Rules(4, 2)
         state = rules.start(4)
         ceiling = Ceiling(rules, 0)
-        self.assertAlmostEqual(max(ceiling.moves(state).values()), ceiling.chance(state))
+        best = max(ceiling.chance(rules.play(state, move)) for move in rules.legal_moves(state))
+        self.assertAlmostEqual(best, ceiling.chance(state))
         rng = random.Random(7)
         while moves := rules.legal_moves(state):
             state = rules.play(state, rng.choice(moves))
@@ -77,10 +107,60 @@ class CeilingTest(unittest.TestCase):
         self.assertEqual(Ceiling(rules, winner).chance(state), 1.0)
         self.assertEqual(Ceiling(rules, 1 - winner).chance(state), 0.0)
 
-    def test_a_tree_too_large_is_refused(self):
-        rules = Rules(4, 3)
-        with self.assertRaises(TooLarge):
-            Ceiling(rules, 0, max_states=100).chance(rules.start(3))
+
+@NEEDS_PODIUM
+class PodiumCeilingTest(unittest.TestCase):
+    def test_the_engine_agrees_with_the_reference(self):
+        # The starts of small games, every seat; then positions late in random 5x5 games.
+        rng = random.Random(9)
+        cases = [(Rules(4, 3), Rules(4, 3).start(5)), (Rules(4, 2), Rules(4, 2).start(4))]
+        for players in (2, 3):
+            rules = Rules(5, players)
+            while len([case for case in cases if case[0].size == 5 and case[0].players == players]) < 4:
+                line = [rules.start(16)]
+                while moves := rules.legal_moves(line[-1]):
+                    line.append(rules.play(line[-1], rng.choice(moves)))
+                if len(line) > 12:
+                    cases.append((rules, line[-10]))
+        for rules, state in cases:
+            for seat in range(rules.players):
+                reference = Ceiling(rules, seat)
+                answer = podium_ceiling("--fen", rules.fen(state), "--seat", str(seat + 1))
+                self.assertEqual(answer["seat"], f"p{seat + 1}")
+                self.assertAlmostEqual(answer["chance"], reference.chance(state), places=12, msg=rules.fen(state))
+                if state[5] % rules.players == seat:
+                    expected = {rules.move_name(move): reference.chance(rules.play(state, move))
+                                for move in rules.legal_moves(state)}
+                    got = {entry["move"]: entry["chance"] for entry in answer["moves"]}
+                    self.assertEqual(set(got), set(expected))
+                    for move, chance in expected.items():
+                        self.assertAlmostEqual(got[move], chance, places=12, msg=move)
+                    self.assertEqual([entry["chance"] for entry in answer["moves"]],
+                                     sorted(got.values(), reverse=True))
+                else:
+                    self.assertEqual(answer["moves"], [])
+
+    def test_the_text_form_and_the_refusals(self):
+        done = subprocess.run([PODIUM, "ceiling", "--game", "poldr", "--size", "4", "--bricks", "3", "--players", "3",
+                               "--hash", "16"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        lines = done.stdout.splitlines()
+        self.assertEqual(lines[0], "position 4/4/4/4 b 3,3,3 1 0 -,-,-")
+        self.assertEqual(lines[2], "seat Blue (p1)")
+        chance = Ceiling(Rules(4, 3), 0).chance(Rules(4, 3).start(3))
+        self.assertEqual(lines[3], f"ceiling {chance:.6f}")
+        self.assertTrue(lines[-1].startswith("nodes "), lines[-1])
+        refusals = [
+            (["--game", "poldr", "--seat", "3"], "--seat 3: the game has 2 players"),
+            (["--game", "poldr", "--players", "3", "--size", "4", "--nodes", "5"], "stopped after"),
+            (["--game", "pods", "--variant", "advanced"], "repeated positions"),
+        ]
+        for arguments, message in refusals:
+            done = subprocess.run([PODIUM, "ceiling", "--hash", "16", *arguments], capture_output=True, text=True,
+                                  timeout=60)
+            self.assertEqual(done.returncode, 1, arguments)
+            self.assertIn(message, done.stderr)
+            self.assertEqual(done.stdout, "")
 
     def test_the_records_report_gives_each_games_ceiling_and_the_rows_sum(self):
         rules = Rules(4, 3)
@@ -102,28 +182,39 @@ class CeilingTest(unittest.TestCase):
                 out.write(json.dumps({"type": "match"}) + "\n")
                 for game in games:
                     out.write(json.dumps(game) + "\n")
-            done = subprocess.run([sys.executable, SCRIPT, path], capture_output=True, text=True, timeout=120)
+            done = subprocess.run([sys.executable, SCRIPT, path, "--podium", PODIUM, "--hash", "16", "--turns"],
+                                  capture_output=True, text=True, timeout=300)
         self.assertEqual(done.returncode, 0, done.stderr)
         lines = done.stdout.splitlines()
         expected_total = 0.0
         for game in games:
             seat = game["seats"].index("podium")
+            reference = Ceiling(rules, seat)
             state = rules.play(rules.start(3), rules.parse_move(game["opening_moves"][0]))
-            chance = Ceiling(rules, seat).chance(state)
+            chance = reference.chance(state)
             expected_total += chance
+            given_up = []
+            for name in game["moves"]:
+                move = rules.parse_move(name)
+                if state[5] % 3 == seat:
+                    best = max(reference.chance(rules.play(state, other)) for other in rules.legal_moves(state))
+                    mine = reference.chance(rules.play(state, move))
+                    if mine < best - 1e-9:
+                        given_up.append(f"{name} {mine:.3f} (best {best:.3f})")
+                state = rules.play(state, move)
             won = "won" if game["winner"] == "podium" else "lost"
             line = next(line for line in lines if line.startswith(f"game {game['index']}:"))
-            self.assertTrue(line.startswith(f"game {game['index']}: seat {seat + 1}, ceiling {chance:.3f}, {won}"),
-                            line)
+            self.assertEqual(line, f"game {game['index']}: seat {seat + 1}, ceiling {chance:.3f}, {won}"
+                             + (f"; chance given up: {', '.join(given_up)}" if given_up else ""))
         wins = sum(game["winner"] == "podium" for game in games)
         self.assertEqual(lines[-1], f"3 games: ceiling {expected_total:.1f} wins expected at best "
                                     f"({100 * expected_total / 3:.1f}%), podium won {wins} ({100 * wins / 3:.1f}%)")
 
     def test_bad_input_is_a_message_not_a_traceback(self):
-        done = subprocess.run([sys.executable, SCRIPT, "--position", "5/5/5 b 16,16 1 0 -,-", "--seat", "1"],
+        done = subprocess.run([sys.executable, SCRIPT, "/nonexistent/row.jsonl", "--podium", PODIUM],
                               capture_output=True, text=True, timeout=60)
         self.assertEqual(done.returncode, 1)
-        self.assertIn("poldr_ceiling.py: board:", done.stderr)
+        self.assertIn("poldr_ceiling.py:", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
 
 

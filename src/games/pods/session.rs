@@ -5,7 +5,8 @@ use std::sync::atomic::AtomicBool;
 
 use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Variant, Weights, perft, perft_until};
 use crate::games::{
-    self, PlayError, Session, SolveRequest, Solved, TreeRequest, read_move, search_in_notation, solve_in_notation,
+    self, CeilingReport, CeilingRequest, PlayError, Session, SolveRequest, Solved, TreeRequest, read_move,
+    search_in_notation, solve_in_notation,
 };
 use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
@@ -227,5 +228,9 @@ impl Session for PodsSession {
             |position| position.to_string(),
             |seat| Side::BOTH[seat].name().to_lowercase(),
         ))
+    }
+
+    fn ceiling(&self, request: &CeilingRequest, signals: &Signals) -> Result<CeilingReport, String> {
+        games::ceiling_in_notation(&self.adapter(), self.record.position(), request, signals)
     }
 }

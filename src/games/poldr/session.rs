@@ -8,7 +8,9 @@ use super::perft::{perft, perft_until};
 use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
-use crate::games::{self, PlayError, Session, TreeRequest, read_move, search_in_notation};
+use crate::games::{
+    self, CeilingReport, CeilingRequest, PlayError, Session, TreeRequest, read_move, search_in_notation,
+};
 use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
 /// A POLD.R game in progress behind `Session`: the position, the moves
@@ -188,5 +190,9 @@ impl Session for PoldrSession {
         report: &mut dyn FnMut(Progress<'_, String>),
     ) -> SearchResult<String> {
         search_in_notation(&PoldrAdapter::default(), &self.position, &[], searcher, limits, root_moves, signals, report)
+    }
+
+    fn ceiling(&self, request: &CeilingRequest, signals: &Signals) -> Result<CeilingReport, String> {
+        games::ceiling_in_notation(&PoldrAdapter::default(), &self.position, request, signals)
     }
 }
