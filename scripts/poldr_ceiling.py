@@ -62,11 +62,20 @@ def records_report(args: argparse.Namespace) -> int:
     if not games:
         print(f"poldr_ceiling.py: {args.records}: no game with an engine named {args.engine}", file=sys.stderr)
         return 1
+    def opening_and_seat(game: dict) -> tuple[str, int]:
+        rules, state = parse_fen(game["opening_base"])
+        return rules.fen(play_names(rules, state, game["opening_moves"])), game["seats"].index(args.engine)
+
+    # A shard takes every Nth opening and seat, so that no two work out the same.
     shard, shards = args.shard
+    keys = sorted({opening_and_seat(game) for game in games})
+    mine = set(keys[shard::shards])
     total = wins = 0.0
     counted = 0
     known: dict[tuple[str, int], float] = {}
-    for game in games[shard::shards]:
+    for game in games:
+        if opening_and_seat(game) not in mine:
+            continue
         seat = game["seats"].index(args.engine)
         rules, state = parse_fen(game["opening_base"])
         state = play_names(rules, state, game["opening_moves"])
@@ -155,7 +164,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("records", nargs="?", help="an arbiter.py records file")
     parser.add_argument("--engine", default="podium", help="the engine whose seat is measured (default podium)")
     parser.add_argument("--turns", action="store_true", help="also each of the engine's turns that gave up chance")
-    parser.add_argument("--shard", type=parse_shard, default=(0, 1), help="I/N: every Nth game from the Ith")
+    parser.add_argument("--shard", type=parse_shard, default=(0, 1),
+                        help="I/N: every Nth of the openings and seats, from the Ith")
     parser.add_argument("--random-plies", type=int, help="openings of this many uniformly random plies")
     parser.add_argument("--samples", type=int, default=20, help="how many such openings (default 20)")
     parser.add_argument("--players", type=int, default=3, choices=(2, 3))

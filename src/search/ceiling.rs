@@ -43,10 +43,11 @@ struct Expectimax<'a, G: SearchGame> {
     game: &'a G,
     seat: usize,
     /// The table: symmetric keys (0: empty; a position whose key is 0 is
-    /// never kept) and their values. Zeroed, so pages never written cost
-    /// no memory.
+    /// never kept) and the bounds known on their values (equal: exact).
+    /// Zeroed, so pages never written cost no memory.
     keys: Vec<u64>,
-    chances: Vec<f64>,
+    lower: Vec<f64>,
+    upper: Vec<f64>,
     moves: Vec<Vec<G::Move>>,
     nodes: u64,
     max_nodes: Option<u64>,
@@ -54,17 +55,34 @@ struct Expectimax<'a, G: SearchGame> {
     stopped: bool,
 }
 
+/// A window that takes every value as it is: the result is exact.
+const WHOLE: (f64, f64) = (-1.0, 2.0);
+
 impl<G: SearchGame> Expectimax<'_, G> {
     fn slot(&self, key: u64) -> usize {
         // The table's length is a power of two.
         (key as usize) & (self.keys.len() - 1)
     }
 
-    fn chance(&mut self, position: &G::Position, ply: usize) -> f64 {
+    /// The seat's chance from `position` within the window `(alpha,
+    /// beta)`, fail-soft: a result at or below `alpha` is only an upper
+    /// bound, at or above `beta` only a lower bound, between them exact.
+    /// Pruning (Ballard's Star1): values lie in [0, 1], so a random
+    /// mover's position is cut once the moves seen already settle which
+    /// side of the window its average falls on, and the seat's once a move
+    /// reaches `beta`.
+    fn chance(&mut self, position: &G::Position, ply: usize, alpha: f64, beta: f64) -> f64 {
         let (key, _) = self.game.symmetric_key(position);
         let slot = self.slot(key);
+        let (mut known_lower, mut known_upper) = (0.0, 1.0);
         if self.keys[slot] == key && key != 0 {
-            return self.chances[slot];
+            (known_lower, known_upper) = (self.lower[slot], self.upper[slot]);
+            if known_lower == known_upper || known_upper <= alpha {
+                return known_upper;
+            }
+            if known_lower >= beta {
+                return known_lower;
+            }
         }
         self.nodes += 1;
         // The flag at the first position and then every so often.
@@ -85,21 +103,51 @@ impl<G: SearchGame> Expectimax<'_, G> {
         self.game.legal_moves(position, &mut moves);
         let chance = if moves.is_empty() {
             if self.game.winner(position) == Some(self.seat) { 1.0 } else { 0.0 }
-        } else {
-            let seat_moves = self.game.mover(position) == self.seat;
+        } else if self.game.mover(position) == self.seat {
             let mut best: f64 = 0.0;
-            let mut sum = 0.0;
             for &mv in &moves {
                 let child = self.game.play(position, mv);
-                let value = self.chance(&child, ply + 1);
-                best = best.max(value);
+                best = best.max(self.chance(&child, ply + 1, alpha.max(best), beta));
+                if best >= beta {
+                    break;
+                }
+            }
+            best
+        } else {
+            let count = moves.len() as f64;
+            let mut sum = 0.0;
+            let mut chance = None;
+            for (index, &mv) in moves.iter().enumerate() {
+                // The moves after this one count 1 at best, 0 at worst.
+                let rest = count - index as f64 - 1.0;
+                let (child_alpha, child_beta) = (count * alpha - sum - rest, count * beta - sum);
+                let child = self.game.play(position, mv);
+                let value = self.chance(&child, ply + 1, child_alpha, child_beta);
+                // A cut's bound is kept on its side of the window, which
+                // rounding could otherwise cross (and make it look exact).
+                if value <= child_alpha {
+                    chance = Some(((sum + value + rest) / count).min(alpha));
+                    break;
+                }
+                if value >= child_beta {
+                    chance = Some(((sum + value) / count).max(beta));
+                    break;
+                }
                 sum += value;
             }
-            if seat_moves { best } else { sum / moves.len() as f64 }
+            chance.unwrap_or(sum / count)
         };
         self.moves[ply] = moves;
         if !self.stopped {
-            (self.keys[slot], self.chances[slot]) = (key, chance);
+            // What the result says, with what was known before.
+            let (lower, upper) = if chance <= alpha {
+                (known_lower, chance.min(known_upper))
+            } else if chance >= beta {
+                (chance.max(known_lower), known_upper)
+            } else {
+                (chance, chance)
+            };
+            (self.keys[slot], self.lower[slot], self.upper[slot]) = (key, lower, upper);
         }
         chance
     }
@@ -116,7 +164,7 @@ pub fn ceiling<G: SearchGame>(
     max_nodes: Option<u64>,
     signals: &Signals,
 ) -> Result<CeilingAnswer<G::Move>, CeilingError> {
-    let fit = (megabytes.max(1) << 20) / (std::mem::size_of::<u64>() + std::mem::size_of::<f64>());
+    let fit = (megabytes.max(1) << 20) / (std::mem::size_of::<u64>() + 2 * std::mem::size_of::<f64>());
     // The largest power of two that fits.
     let slots = 1 << (usize::BITS - 1 - fit.leading_zeros());
     ceiling_with_slots(game, root, seat, slots, max_nodes, signals)
@@ -138,7 +186,8 @@ fn ceiling_with_slots<G: SearchGame>(
         game,
         seat,
         keys: vec![0; slots],
-        chances: vec![0.0; slots],
+        lower: vec![0.0; slots],
+        upper: vec![0.0; slots],
         moves: Vec::new(),
         nodes: 0,
         max_nodes,
@@ -150,14 +199,15 @@ fn ceiling_with_slots<G: SearchGame>(
     let mut answer = CeilingAnswer { chance: 0.0, moves: Vec::new(), nodes: 0 };
     if game.mover(root) == seat && !moves.is_empty() {
         for &mv in &moves {
-            let chance = search.chance(&game.play(root, mv), 1);
+            // Each move's chance exact, not only the best one's.
+            let chance = search.chance(&game.play(root, mv), 1, WHOLE.0, WHOLE.1);
             answer.moves.push((mv, chance));
         }
         // Best first; equal chances keep the order of generation.
         answer.moves.sort_by(|a, b| b.1.total_cmp(&a.1));
         answer.chance = answer.moves.first().map_or(0.0, |&(_, chance)| chance);
     } else {
-        answer.chance = search.chance(root, 0);
+        answer.chance = search.chance(root, 0, WHOLE.0, WHOLE.1);
     }
     answer.nodes = search.nodes;
     if search.stopped {
@@ -223,13 +273,14 @@ mod tests {
     #[test]
     fn the_ceiling_is_expectimax_whatever_the_tables_size() {
         let signals = Signals::default();
-        for seed in 0..300 {
+        for seed in 0..1000 {
             let game = random_game(seed);
             for seat in 0..3 {
                 let mut known = HashMap::new();
                 let expected = plain(&game, 0, seat, &mut known);
-                // A table that holds every position, and one of 4 entries overwritten all the time.
-                for slots in [1 << 16, 4] {
+                // A table that holds every position, and small ones overwritten all the time (the
+                // cuts' bounds then meet other windows than their own).
+                for slots in [1 << 16, 16, 4] {
                     let answer = ceiling_with_slots(&game, &0, seat, slots, None, &signals).expect("no repetitions");
                     assert!((answer.chance - expected).abs() < 1e-12, "seed {seed} seat {seat} slots {slots}");
                     if game.mover(&0) == seat {
