@@ -72,7 +72,7 @@ def records_report(args: argparse.Namespace) -> int:
     mine = set(keys[shard::shards])
     total = wins = 0.0
     counted = 0
-    known: dict[tuple[str, int], float] = {}
+    known: dict[tuple[str, int], float | CeilingFailed] = {}
     for game in games:
         if opening_and_seat(game) not in mine:
             continue
@@ -83,8 +83,13 @@ def records_report(args: argparse.Namespace) -> int:
         won = game["winner"] == args.engine
         try:
             if (opening, seat) not in known:
-                known[(opening, seat)] = ceiling(args, opening, seat)["chance"]
+                try:
+                    known[(opening, seat)] = ceiling(args, opening, seat)["chance"]
+                except CeilingFailed as error:
+                    known[(opening, seat)] = error  # the other games of this opening and seat too
             best = known[(opening, seat)]
+            if isinstance(best, CeilingFailed):
+                raise best
             given_up = []
             for move in game["moves"] if args.turns else []:
                 if state[5] % rules.players == seat:

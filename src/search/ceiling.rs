@@ -100,9 +100,16 @@ impl<G: SearchGame> Expectimax<'_, G> {
         }
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        self.game.legal_moves(position, &mut moves);
+        // A position that fixes its winner however the rest is played needs no moves.
+        let mut settled = self.game.settled_winner(position);
+        if settled.is_none() {
+            self.game.legal_moves(position, &mut moves);
+            if moves.is_empty() {
+                settled = self.game.winner(position);
+            }
+        }
         let chance = if moves.is_empty() {
-            if self.game.winner(position) == Some(self.seat) { 1.0 } else { 0.0 }
+            if settled == Some(self.seat) { 1.0 } else { 0.0 }
         } else if self.game.mover(position) == self.seat {
             let mut best: f64 = 0.0;
             for &mv in &moves {

@@ -123,6 +123,14 @@ pub trait GameKnowledge: GameRules {
         None
     }
 
+    /// The winner however the rest of the game is played (by anyone, well
+    /// or badly), where the position already fixes it: a stronger promise
+    /// than `decided`'s, which may rest on the winner's best play. The
+    /// ceiling against random movers (`search::ceiling`) stops there.
+    fn settled_winner(&self, _position: &Self::Position) -> Option<usize> {
+        None
+    }
+
     /// How many legal moves `position` has (0 where the game is over),
     /// where the game counts them more cheaply than it lists them. Proofs
     /// take it as the cost of refuting a position not searched yet.

@@ -130,6 +130,11 @@ impl GameKnowledge for PoldrAdapter {
         Some(Decided { winner: winner.index(), plies: position.clearing_plies_bound() })
     }
 
+    /// The same seat: `Position::decided_winner` holds however the rest is played.
+    fn settled_winner(&self, position: &Position) -> Option<usize> {
+        position.decided_winner().map(Seat::index)
+    }
+
     fn symmetric_key(&self, position: &Position) -> (u64, usize) {
         position.symmetric_key()
     }
