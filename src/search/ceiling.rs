@@ -227,36 +227,13 @@ fn ceiling_with_slots<G: SearchGame>(
 mod tests {
     use std::collections::HashMap;
 
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::{Rng, SeedableRng};
-
     use super::*;
     use crate::search::game::GameRules;
-    use crate::search::test_games::{Tree, TreeNode};
+    use crate::search::test_games::{Shape, Tree, random_tree};
 
-    /// A random three-player game of 60 positions: each leads to up to 4
-    /// later ones (so lines transpose), whose movers follow no order.
+    /// A random three-player game of 60 positions (`random_tree`).
     fn random_game(seed: u64) -> Tree {
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let count = 60;
-        let nodes = (0..count)
-            .map(|index| {
-                let leaf = index + 8 >= count || (index > 0 && random.next_u32() % 5 == 0);
-                let mut children = Vec::new();
-                if !leaf {
-                    for _ in 0..1 + random.next_u32() % 4 {
-                        let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(10);
-                        if !children.contains(&child) {
-                            children.push(child);
-                        }
-                    }
-                }
-                let (mover, winner) = ((random.next_u32() % 3) as usize, (random.next_u32() % 3) as usize);
-                let end = children.is_empty().then_some(winner);
-                TreeNode { name: "", mover, children, scores: [0; 3], end }
-            })
-            .collect();
-        Tree { nodes, repetitions: false, players: 3, decided: Vec::new() }
+        random_tree(seed, &Shape { positions: 60, players: 3, ends_one_in: 5, reach: 10 })
     }
 
     /// Expectimax straight from the definition, each position worked out once.

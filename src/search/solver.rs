@@ -602,37 +602,13 @@ impl<'a, G: SearchGame> Prover<'a, G> {
 
 #[cfg(test)]
 mod tests {
-    use rand_xoshiro::Xoshiro256PlusPlus;
-    use rand_xoshiro::rand_core::{Rng, SeedableRng};
-
     use super::*;
     use crate::search::game::GameRules;
-    use crate::search::test_games::{Tree, TreeNode};
+    use crate::search::test_games::{Shape, Tree, random_tree};
 
-    /// A random two-player game: node i's moves lead to later nodes (so
-    /// positions transpose), the mover is drawn for each node (turns do not
-    /// alternate), and a node without moves is won by its drawn winner.
+    /// A random two-player game of 80 positions (`random_tree`).
     fn random_game(seed: u64) -> Tree {
-        let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let count = 80;
-        let nodes = (0..count)
-            .map(|index| {
-                let leaf = index + 12 >= count || (index > 0 && random.next_u32() % 6 == 0);
-                let mut children = Vec::new();
-                if !leaf {
-                    for _ in 0..1 + random.next_u32() % 4 {
-                        let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(12);
-                        if !children.contains(&child) {
-                            children.push(child);
-                        }
-                    }
-                }
-                let (mover, winner) = ((random.next_u32() % 2) as usize, (random.next_u32() % 2) as usize);
-                let end = children.is_empty().then_some(winner);
-                TreeNode { name: "", mover, children, scores: [0; 3], end }
-            })
-            .collect();
-        Tree { nodes, repetitions: false, players: 2, decided: Vec::new() }
+        random_tree(seed, &Shape { positions: 80, players: 2, ends_one_in: 6, reach: 12 })
     }
 
     /// The fewest plies in which `side` forces a win from `node` of `game`,

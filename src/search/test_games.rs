@@ -1,6 +1,9 @@
 //! Games given as explicit trees, for the tests of the searches and the
 //! proofs: every value can be worked out by hand, or by brute force.
 
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+
 use super::game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 
 /// The search's settings for the test games: no proof horizon matters, as
@@ -157,4 +160,44 @@ impl SearchGame for Tree {
     fn policy(&self) -> Policy {
         Policy { verdicts_in_search: !self.decided.is_empty(), ..POLICY }
     }
+}
+
+/// The shape of a random game (`random_tree`).
+pub(super) struct Shape {
+    /// Its positions, 0 the start.
+    pub(super) positions: usize,
+    /// 2 or 3.
+    pub(super) players: usize,
+    /// About one position in this many ends the game early.
+    pub(super) ends_one_in: u32,
+    /// How far on a move may lead, and how many of the last positions end the game.
+    pub(super) reach: usize,
+}
+
+/// A random game of `shape`: position i's moves (1 to 4) lead to later
+/// positions within `reach` (so lines transpose), each position's mover is
+/// drawn (turns follow no order), and a position without moves is won by
+/// its drawn winner.
+pub(super) fn random_tree(seed: u64, shape: &Shape) -> Tree {
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let count = shape.positions;
+    let players = shape.players as u32;
+    let nodes = (0..count)
+        .map(|index| {
+            let leaf = index + shape.reach >= count || (index > 0 && random.next_u32() % shape.ends_one_in == 0);
+            let mut children = Vec::new();
+            if !leaf {
+                for _ in 0..1 + random.next_u32() % 4 {
+                    let child = index + 1 + (random.next_u32() as usize) % (count - index - 1).min(shape.reach);
+                    if !children.contains(&child) {
+                        children.push(child);
+                    }
+                }
+            }
+            let (mover, winner) = ((random.next_u32() % players) as usize, (random.next_u32() % players) as usize);
+            let end = children.is_empty().then_some(winner);
+            TreeNode { name: "", mover, children, scores: [0; 3], end }
+        })
+        .collect();
+    Tree { nodes, repetitions: false, players: shape.players, decided: Vec::new() }
 }
