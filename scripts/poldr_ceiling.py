@@ -62,6 +62,7 @@ def records_report(args: argparse.Namespace) -> int:
     if not games:
         print(f"poldr_ceiling.py: {args.records}: no game with an engine named {args.engine}", file=sys.stderr)
         return 1
+
     def opening_and_seat(game: dict) -> tuple[str, int]:
         rules, state = parse_fen(game["opening_base"])
         return rules.fen(play_names(rules, state, game["opening_moves"])), game["seats"].index(args.engine)
@@ -74,12 +75,10 @@ def records_report(args: argparse.Namespace) -> int:
     counted = 0
     known: dict[tuple[str, int], float | CeilingFailed] = {}
     for game in games:
-        if opening_and_seat(game) not in mine:
+        opening, seat = opening_and_seat(game)
+        if (opening, seat) not in mine:
             continue
-        seat = game["seats"].index(args.engine)
-        rules, state = parse_fen(game["opening_base"])
-        state = play_names(rules, state, game["opening_moves"])
-        opening = rules.fen(state)
+        rules, state = parse_fen(opening)
         won = game["winner"] == args.engine
         try:
             if (opening, seat) not in known:
