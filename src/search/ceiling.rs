@@ -171,9 +171,8 @@ pub fn ceiling<G: SearchGame>(
     max_nodes: Option<u64>,
     signals: &Signals,
 ) -> Result<CeilingAnswer<G::Move>, CeilingError> {
-    let fit = (megabytes.max(1) << 20) / (std::mem::size_of::<u64>() + 2 * std::mem::size_of::<f64>());
-    // The largest power of two that fits.
-    let slots = 1 << (usize::BITS - 1 - fit.leading_zeros());
+    let entry_bytes = std::mem::size_of::<u64>() + 2 * std::mem::size_of::<f64>();
+    let slots = super::tt::power_of_two_entries(megabytes, entry_bytes, 1);
     ceiling_with_slots(game, root, seat, slots, max_nodes, signals)
 }
 

@@ -117,8 +117,7 @@ pub struct DfpnTable {
 impl DfpnTable {
     /// A table of at most `megabytes`, smaller where the memory cannot be had.
     pub fn new(megabytes: usize) -> DfpnTable {
-        let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(BUCKET);
-        let mut count = if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 };
+        let mut count = super::tt::power_of_two_entries(megabytes, std::mem::size_of::<Slot>(), BUCKET);
         loop {
             let mut slots = Vec::new();
             if slots.try_reserve_exact(count).is_ok() || count == BUCKET {

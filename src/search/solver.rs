@@ -106,8 +106,7 @@ impl ProofTable {
 
     /// The slots of `megabytes`: a power of two, so a key's low bits pick its bucket.
     fn slots_for(megabytes: usize) -> usize {
-        let wanted = ((megabytes.max(1) << 20) / std::mem::size_of::<Slot>()).max(2);
-        if wanted.is_power_of_two() { wanted } else { wanted.next_power_of_two() / 2 }
+        super::tt::power_of_two_entries(megabytes, std::mem::size_of::<Slot>(), 2)
     }
 
     /// `count` empty slots, if the memory can be had (two at least, always).

@@ -189,6 +189,14 @@ impl Drop for Buckets {
 /// process. It matters where address space is limited (`ulimit -v`).
 const HEADROOM_BYTES: usize = 32 << 20;
 
+/// How many entries of `entry_bytes` the tables whose key's low bits pick
+/// the slot hold in `megabytes` (at least 1): the most that fit, at least
+/// `least` (a power of two), rounded down to a power of two.
+pub(super) fn power_of_two_entries(megabytes: usize, entry_bytes: usize, least: usize) -> usize {
+    let fit = ((megabytes.max(1) << 20) / entry_bytes).max(least);
+    1 << (usize::BITS - 1 - fit.leading_zeros())
+}
+
 /// Room for `count` items of a table, reserved but not yet written, if
 /// that much can be had with `HEADROOM_BYTES` still to spare.
 pub(super) fn reserve_table<T>(count: usize) -> Option<Vec<T>> {
