@@ -29,10 +29,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # the checkout's podium package first
+from campaign import parse_shard  # noqa: E402
 from podium.poldr_rules import Rules, parse_fen, play_names  # noqa: E402
-
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_PODIUM = os.path.join(REPOSITORY, "target", "release", "podium")
+from solve_table import DEFAULT_PODIUM  # noqa: E402
 
 
 class CeilingFailed(Exception):
@@ -155,20 +154,13 @@ def samples_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-    index, _, count = text.partition("/")
-    if not (index.isdigit() and count.isdigit() and int(index) < int(count)):
-        raise argparse.ArgumentTypeError(f"I/N with I below N, not {text}")
-    return int(index), int(count)
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("records", nargs="?", help="an arbiter.py records file")
     parser.add_argument("--engine", default="podium", help="the engine whose seat is measured (default podium)")
     parser.add_argument("--turns", action="store_true", help="also each of the engine's turns that gave up chance")
-    parser.add_argument("--shard", type=parse_shard, default=(0, 1),
+    parser.add_argument("--shard", type=parse_shard, default=(0, 1), metavar="I/N",
                         help="I/N: every Nth of the openings and seats, from the Ith")
     parser.add_argument("--random-plies", type=int, help="openings of this many uniformly random plies")
     parser.add_argument("--samples", type=int, default=20, help="how many such openings (default 20)")
