@@ -4,7 +4,9 @@
 //! starts another child, that child holds a copy of every open descriptor
 //! until it execs, the read end of this test's pipe included. Output small
 //! enough for the pipe's buffer then goes through, and the subcommand
-//! succeeds (seen once in CI, for `perft --divide`).
+//! succeeds. And each pipe's read end is closed before its child starts: a
+//! subcommand that waits for no input could write and finish first (seen in
+//! CI for `perft --divide` and `solve`).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -23,15 +25,18 @@ fn a_closed_output_ends_every_subcommand_quietly_with_a_failure() {
         ),
     ];
     for (args, input) in cases {
+        // The reader is gone before the child starts: a subcommand that does
+        // not wait for input (solve, perft) could otherwise write and finish
+        // while the read end was still open.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
         let mut child = Command::new(env!("CARGO_BIN_EXE_podium"))
             .args(args)
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
+            .stdout(writer)
             .stderr(Stdio::piped())
             .spawn()
             .expect("the podium binary runs");
-        // The reader goes away at once.
-        drop(child.stdout.take());
         child.stdin.take().unwrap().write_all(input.repeat(200).as_bytes()).unwrap();
         let output = child.wait_with_output().unwrap();
         assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
