@@ -128,16 +128,17 @@ def solve_answer(engine: str, variant: str, fen: str, movetime: int | None, hash
     raise SolveError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}")
 
 
-def solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int, cpu_limit: int | None = None) -> Solved:
-    answer = solve_answer(engine, endgame.variant, endgame.fen, movetime, hash_mb, cpu_limit)
+def solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int, cpu_limit: int | None = None,
+          extra: tuple[str, ...] = ()) -> Solved:
+    answer = solve_answer(engine, endgame.variant, endgame.fen, movetime, hash_mb, cpu_limit, extra)
     return Solved(endgame, bool(answer["proven"]), 0, int(answer["nodes"]))
 
 
 def timed_solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int,
-                cpu_limit: int | None = None) -> Solved:
+                cpu_limit: int | None = None, extra: tuple[str, ...] = ()) -> Solved:
     """solve(), with the CPU time of its process: the growth of the reaped children's times."""
     before = os.times()
-    solved = solve(engine, endgame, movetime, hash_mb, cpu_limit)
+    solved = solve(engine, endgame, movetime, hash_mb, cpu_limit, extra)
     after = os.times()
     cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
     solved.cpu_ms = round(cpu * 1000)
@@ -170,6 +171,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--results", metavar="FILE", help="also write each position's result there, a JSON line each")
     parser.add_argument("--hash", type=int, default=16, help="hash table size in MB for each position")
     parser.add_argument("--plies", help="only these numbers of plies before the end, comma-separated")
+    parser.add_argument("--method", choices=("auto", "dfpn", "search"), default="auto",
+                        help="podium solve's proof search (default: auto)")
     args = parser.parse_args(argv)
     try:
         only = {int(p) for p in args.plies.split(",")} if args.plies else None
@@ -183,7 +186,7 @@ def main(argv: list[str]) -> int:
         endgames = [e for e in read_endgames(args.positions) if only is None or e.plies in only]
         results = []
         for index, endgame in enumerate(endgames, 1):
-            solved = timed_solve(args.engine, endgame, movetime, args.hash, args.cpu_limit)
+            solved = timed_solve(args.engine, endgame, movetime, args.hash, args.cpu_limit, ("--method", args.method))
             results.append(solved)
             if args.results:
                 with open(args.results, "a", encoding="utf-8") as handle:

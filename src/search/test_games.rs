@@ -201,3 +201,29 @@ pub(super) fn random_tree(seed: u64, shape: &Shape) -> Tree {
         .collect();
     Tree { nodes, repetitions: false, players: shape.players, decided: Vec::new() }
 }
+
+/// A random two-player game of `positions` positions whose moves may lead
+/// anywhere, back to earlier positions too, so that play can go round: a
+/// game for the questions repetitions raise (`repetitions` is set). About
+/// one position in `ends_one_in` ends the game, won by its drawn winner.
+pub(super) fn random_graph(seed: u64, positions: usize, ends_one_in: u32) -> Tree {
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let nodes = (0..positions)
+        .map(|index| {
+            let leaf = index > 0 && random.next_u32() % ends_one_in == 0;
+            let mut children = Vec::new();
+            if !leaf {
+                for _ in 0..1 + random.next_u32() % 3 {
+                    let child = (random.next_u32() as usize) % positions;
+                    if child != index && !children.contains(&child) {
+                        children.push(child);
+                    }
+                }
+            }
+            let (mover, winner) = ((random.next_u32() % 2) as usize, (random.next_u32() % 2) as usize);
+            let end = children.is_empty().then_some(winner);
+            TreeNode { name: "", mover, children, scores: [0; 3], end }
+        })
+        .collect();
+    Tree { nodes, repetitions: true, players: 2, decided: Vec::new() }
+}
