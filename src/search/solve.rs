@@ -199,38 +199,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::test_games::{Tree, random_graph};
-
-    /// Who can force a win from each position, by retrograde analysis: the
-    /// least sets closed under "the mover has a move into its own set" and
-    /// "every move leads into the other's set" (a finished game in its
-    /// winner's). A position in neither set is a draw: each side can keep
-    /// the other from winning for ever, which is what the repetition rule
-    /// scores as a draw, from a position with no history.
-    fn forced_winners(tree: &Tree) -> Vec<Option<usize>> {
-        let mut winner: Vec<Option<usize>> = tree.nodes.iter().map(|node| node.end).collect();
-        loop {
-            let mut changed = false;
-            for (index, node) in tree.nodes.iter().enumerate() {
-                if winner[index].is_some() || node.children.is_empty() {
-                    continue;
-                }
-                let found = if node.children.iter().any(|&child| winner[child] == Some(node.mover)) {
-                    Some(node.mover)
-                } else {
-                    let other = 1 - node.mover;
-                    node.children.iter().all(|&child| winner[child] == Some(other)).then_some(other)
-                };
-                if found.is_some() {
-                    winner[index] = found;
-                    changed = true;
-                }
-            }
-            if !changed {
-                return winner;
-            }
-        }
-    }
+    use crate::search::test_games::{forced_winners, random_graph};
 
     #[test]
     fn wins_losses_and_draws_by_repetition_agree_with_retrograde_analysis() {

@@ -227,3 +227,34 @@ pub(super) fn random_graph(seed: u64, positions: usize, ends_one_in: u32) -> Tre
         .collect();
     Tree { nodes, repetitions: true, players: 2, decided: Vec::new() }
 }
+
+/// Who can force a win from each position, by retrograde analysis: the
+/// least sets closed under "the mover has a move into its own set" and
+/// "every move leads into the other's set" (a finished game in its
+/// winner's). A position in neither set is a draw: each side can keep
+/// the other from winning for ever, which is what the repetition rule
+/// scores as a draw, from a position with no history.
+pub(super) fn forced_winners(tree: &Tree) -> Vec<Option<usize>> {
+    let mut winner: Vec<Option<usize>> = tree.nodes.iter().map(|node| node.end).collect();
+    loop {
+        let mut changed = false;
+        for (index, node) in tree.nodes.iter().enumerate() {
+            if winner[index].is_some() || node.children.is_empty() {
+                continue;
+            }
+            let found = if node.children.iter().any(|&child| winner[child] == Some(node.mover)) {
+                Some(node.mover)
+            } else {
+                let other = 1 - node.mover;
+                node.children.iter().all(|&child| winner[child] == Some(other)).then_some(other)
+            };
+            if found.is_some() {
+                winner[index] = found;
+                changed = true;
+            }
+        }
+        if !changed {
+            return winner;
+        }
+    }
+}

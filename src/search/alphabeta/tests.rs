@@ -630,3 +630,32 @@ fn tt_scores_round_trip_through_node_relative_form() {
     }
     assert_eq!(score_from_tt(score_to_tt(MATE - 5, 2), 4), MATE - 7);
 }
+
+#[test]
+fn mates_in_games_that_go_round_agree_with_retrograde_analysis() {
+    // Random two-player games whose moves may lead back, repeated
+    // positions drawn: a mate the search reports, from any position, with
+    // one table kept from position to position as in a game, is a win
+    // retrograde analysis finds for that side.
+    let (mut mates, mut others) = (0, 0);
+    for seed in 0..200 {
+        let tree = crate::search::test_games::random_graph(seed, 24, 5);
+        let winners = crate::search::test_games::forced_winners(&tree);
+        let mut searcher = Searcher::new(1);
+        for root in (0..tree.nodes.len()).filter(|&node| !tree.nodes[node].children.is_empty()) {
+            let limits = Limits { depth: Some(16), ..Limits::default() };
+            let result = searcher.search(&tree, &root, &[], &limits, &[], &Signals::default(), |_| {});
+            let mover = tree.nodes[root].mover;
+            match result.score {
+                Score::Mate(moves) => {
+                    let winner = if moves > 0 { mover } else { 1 - mover };
+                    assert_eq!(winners[root], Some(winner), "seed {seed}, root {root}: {:?}", result.score);
+                    mates += 1;
+                }
+                _ => others += 1,
+            }
+        }
+    }
+    // Most wins within reach are found as mates.
+    assert!(mates > 2 * others, "{mates} mates, {others} other scores");
+}
