@@ -131,10 +131,9 @@ impl Solver {
             total += dfpn.nodes;
             let line = dfpn.proof_line(root);
             self.draws_met |= dfpn.draws_met;
-            let draws_met = self.draws_met;
             let verdict = match (root_side_attacks, answer) {
                 (true, Answer::Proved(plies)) => Some((Verdict::Win, plies, (true, true))),
-                (true, Answer::Disproved(plies)) if !draws_met => Some((Verdict::Loss, plies, (true, false))),
+                (true, Answer::Disproved(plies)) if !self.draws_met => Some((Verdict::Loss, plies, (true, false))),
                 (false, Answer::Proved(plies)) => Some((Verdict::Loss, plies, (false, true))),
                 (false, Answer::Disproved(_)) => Some((Verdict::Draw, 0, (false, false))),
                 (_, Answer::Unknown) => None,
