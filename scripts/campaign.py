@@ -10,6 +10,8 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
     campaign.py book CERTIFICATE OUT [--engine PATH]
+    campaign.py trees STORE --roots FILE --out DIR [--also FILE ...] [--hash MB] [--leaf-nodes N]
+                          [--time-limit S] [--jobs N] [--engine PATH]
 
 `run` walks the tree of positions from the root down to --split plies, as a proof would, the
 moves best first for the side to move as a search of --order-nodes nodes (default 20,000; 0: the
@@ -39,6 +41,14 @@ own certificates, for tests/certificate.rs to check.
 `book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
 the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
 
+`trees` writes, for each root of --roots FILE that the stores prove and that has no book in DIR yet,
+the book of its proof tree as `podium solve --tree` writes it (the winner's move at every position
+of one proof, for every reply of the loser, down to positions that prove within --leaf-nodes nodes
+where the search in play tries proofs), headed by the command: `DIR/<stem>-NN.txt`, NN the root's
+number in FILE and <stem> FILE's name without its extension (src/games/pods/book.rs lists them). A
+root not proved within --time-limit seconds is reported and left without one, and so is a root that
+play proves by itself (the tree is empty).
+
 `status` prints the root's verdict (with --roots, how many of the roots are proved), the count of
 sub-proofs proved and open (with the CPU time they were given) and of positions above them
 settled, and the CPU time spent.
@@ -56,6 +66,7 @@ import os
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from podium.verdicts import SIDES, StoreError, append, better, read_store
 from solve_table import DEFAULT_PODIUM, SolveError, solve_answer
@@ -463,6 +474,54 @@ def write_book(args: argparse.Namespace) -> str:
     return f"{args.out}: {len(lines)} positions, the game lasting at most {root_plies} plies"
 
 
+def write_trees(args: argparse.Namespace) -> int:
+    """Writes the books of `trees` (see the module's text); returns how many roots got none."""
+    store = read_stores(args)
+    stem = os.path.splitext(os.path.basename(args.roots))[0]
+    wanted = []
+    for number, root in enumerate(read_roots(args.roots), 1):
+        winner = (store.get((args.variant, root)) or {}).get("winner")
+        out = os.path.join(args.out, f"{stem}-{number:02d}.txt")
+        if winner and not os.path.exists(out):
+            wanted.append((number, root, winner, out))
+
+    def write(number: int, root: str, winner: str, out: str) -> tuple[str, str]:
+        command = [args.engine, "solve", "--game", "pods", "--variant", args.variant, "--fen", root,
+                   "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
+        started = time.monotonic()
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=args.time_limit)
+        except subprocess.TimeoutExpired:
+            return "failed", f"root {number}: not proved within {args.time_limit} s, no book"
+        if done.returncode != 0:
+            reason = done.stderr.strip()[-300:]
+            return "failed", f"root {number}: podium solve failed ({done.returncode}): {reason}"
+        if not done.stdout.strip():
+            return "needless", f"root {number}: play proves it within the leaves' nodes, no book needed"
+        shown = " ".join(f'"{part}"' if part == root else part for part in ["podium", *command[1:]])
+        header = (f"# The proof tree of opening {number} of the 4-ply balanced book {os.path.basename(args.roots)}"
+                  f" (a win for {winner}): the\n"
+                  "# winner's proved move at every position of one proof, for every reply of the loser, down to\n"
+                  f"# positions that prove within {args.leaf_nodes:,} nodes where the search in play tries proofs.\n"
+                  f"# Written by: {shown}\n"
+                  "# Proved again by: cargo test --release --lib pods::book\n")
+        temporary = out + ".writing"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(header + done.stdout)
+        os.replace(temporary, out)
+        lines = done.stdout.count("\n")
+        return "written", f"root {number}: {out}, {lines} positions, {time.monotonic() - started:.0f} s"
+
+    outcomes = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for outcome, line in pool.map(lambda job: write(*job), wanted):
+            print(line, flush=True)
+            outcomes.append(outcome)
+    print(f"{outcomes.count('written')} books written, {outcomes.count('needless')} not needed, "
+          f"{outcomes.count('failed')} roots not proved")
+    return outcomes.count("failed")
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     try:
         shard, shards = (int(part) for part in text.split("/"))
@@ -519,6 +578,18 @@ def main(argv: list[str]) -> int:
     book.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     book.add_argument("--proved-by", default="cargo test --release --test certificate",
                       help="the command that checks the book, for its header")
+    trees = commands.add_parser("trees", help="write the books of the proved roots' proof trees")
+    trees.add_argument("store", help="the verdicts store")
+    trees.add_argument("--roots", required=True, metavar="FILE", help="the roots, one position line a line")
+    trees.add_argument("--out", required=True, metavar="DIR", help="the folder of the books")
+    trees.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
+    trees.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    trees.add_argument("--hash", type=int, default=256, help="hash size in MB of each proof (default 256)")
+    trees.add_argument("--leaf-nodes", type=int, default=20_000, metavar="N",
+                       help="positions proved within N nodes end the trees (default 20000)")
+    trees.add_argument("--time-limit", type=int, default=600, metavar="S", help="seconds per root (default 600)")
+    trees.add_argument("--jobs", type=int, default=1, metavar="N", help="roots proved at once (default 1)")
+    trees.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     merge = commands.add_parser("merge", help="combine stores into one")
     merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
     merge.add_argument("files", nargs="+", help="the stores read")
@@ -539,6 +610,8 @@ def main(argv: list[str]) -> int:
         if args.command == "book":
             print(write_book(args))
             return 0
+        if args.command == "trees":
+            return 1 if write_trees(args) else 0
         if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1
                                      or args.order_nodes < 0):
             parser.error("--split and --order-nodes must be 0 or more, --cpu-limit and --hash positive")

@@ -183,6 +183,42 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("this run 2 proofs", done.stdout)
 
+    def test_trees_writes_the_book_of_each_proved_root_once(self):
+        book = self.path("roots.txt")
+        with open(book, "w", encoding="utf-8") as handle:
+            handle.write(f"# two roots\n{ROOT}\n{campaign.START['standard']}\n")
+        store = self.path("verdicts.jsonl")
+        self.walk(store)
+        winner = read_store(store)[("standard", ROOT)]["winner"]
+        books = self.path("books")
+        os.mkdir(books)
+
+        def trees(leaf_nodes: str) -> subprocess.CompletedProcess:
+            done = run("trees", store, "--roots", book, "--out", books, "--hash", "4", "--leaf-nodes", leaf_nodes,
+                       "--engine", PODIUM)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            return done
+
+        # 12 plies before the end, play proves the root by itself within 20,000 nodes: no book.
+        self.assertIn("0 books written, 1 not needed, 0 roots not proved", trees("20000").stdout)
+        self.assertEqual(os.listdir(books), [])
+        # With smaller leaves, the tree podium solve writes, headed by its command; the open root
+        # (the start) gets none.
+        self.assertIn("1 books written, 0 not needed", trees("100").stdout)
+        self.assertEqual(os.listdir(books), ["roots-01.txt"])
+        solve = subprocess.run([PODIUM, "solve", "--game", "pods", "--variant", "standard", "--fen", ROOT,
+                                "--hash", "4", "--tree", "--leaf-nodes", "100"], capture_output=True, text=True)
+        with open(os.path.join(books, "roots-01.txt"), encoding="utf-8") as handle:
+            written = handle.read()
+        header = [line for line in written.splitlines() if line.startswith("#")]
+        self.assertIn(f"(a win for {winner})", header[0])
+        self.assertIn(f'# Written by: podium solve --game pods --variant standard --fen "{ROOT}" --hash 4 --tree '
+                      "--leaf-nodes 100", header)
+        self.assertEqual(written.split("\n", len(header))[-1], solve.stdout)
+        self.assertGreater(solve.stdout.count("\n"), 1)
+        # A book already written is kept: a second run has nothing to do.
+        self.assertIn("0 books written, 0 not needed, 0 roots not proved", trees("100").stdout)
+
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
         for index, store in enumerate(shards):
