@@ -611,6 +611,8 @@ def main(argv: list[str]) -> int:
             print(write_book(args))
             return 0
         if args.command == "trees":
+            if min(args.jobs, args.time_limit, args.hash, args.leaf_nodes) < 1:
+                parser.error("--jobs, --time-limit, --hash and --leaf-nodes must be positive")
             return 1 if write_trees(args) else 0
         if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1
                                      or args.order_nodes < 0):

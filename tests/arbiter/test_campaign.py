@@ -218,6 +218,9 @@ class Campaign(unittest.TestCase):
         self.assertGreater(solve.stdout.count("\n"), 1)
         # A book already written is kept: a second run has nothing to do.
         self.assertIn("0 books written, 0 not needed, 0 roots not proved", trees("100").stdout)
+        refused = run("trees", store, "--roots", book, "--out", books, "--jobs", "0")
+        self.assertEqual(refused.returncode, 2)
+        self.assertIn("--jobs, --time-limit, --hash and --leaf-nodes must be positive", refused.stderr)
 
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
