@@ -41,8 +41,9 @@ impl Session for PodsSession {
         Box::new(self.clone())
     }
 
-    /// The proof books are read at the first search of the standard game
-    /// otherwise: 19,237 positions.
+    /// The proof books are indexed at `isready`, not at the first search of the
+    /// standard game, whose clock would pay for it: 303,040 lines, about
+    /// 0.1 s.
     fn prepare(&self) {
         if self.record.rules().variant() == Variant::Standard {
             super::book::load();
