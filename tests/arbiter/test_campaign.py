@@ -278,6 +278,18 @@ class Store(unittest.TestCase):
             finally:
                 os.unlink(handle.name)
 
+    def test_every_proved_opening_of_the_committed_book_is_carried_by_the_engine(self):
+        # The committed store and the engine's books go together: an opening proved without its
+        # book is a won game the engine may let go (docs/pods-strength.md, "Letting a won game go").
+        data = os.path.join(SCRIPTS, "data", "campaign")
+        store = read_store(os.path.join(data, "std200-verdicts.jsonl"))
+        roots = campaign.read_roots(os.path.join(data, "std200.txt"))
+        books = os.path.join(REPOSITORY, "src", "games", "pods", "book")
+        proved = [number for number, root in enumerate(roots, 1) if (store.get(("standard", root)) or {}).get("winner")]
+        self.assertGreater(len(proved), 80)
+        missing = [number for number in proved if not os.path.exists(os.path.join(books, f"std200-{number:02d}.txt"))]
+        self.assertEqual(missing, [], "proved openings without a book: run scripts/campaign.py trees (docs/solving.md)")
+
     def test_the_shard_of_a_position_is_stable(self):
         self.assertEqual(campaign.shard_of(ROOT, 7), campaign.shard_of(ROOT, 7))
         self.assertEqual({campaign.shard_of(f"p{n}", 3) for n in range(100)}, {0, 1, 2})
