@@ -44,8 +44,9 @@ enum Task {
     /// the info lines and the best move, or one JSON object per position.
     Analyse(AnalyseArgs),
     /// Prove who wins a position with perfect play: the result, the line,
-    /// nodes and time (Pods by proof-number search, df-pn, with the endgame solver at its leaves,
-    /// and in the advanced game a proved draw by repetition; POLD.R by its search with proofs).
+    /// nodes and time (by proof-number search, df-pn, with the endgame solver at its leaves: Pods,
+    /// where the advanced game can prove a draw by repetition, and POLD.R with two players; POLD.R
+    /// with three players by its search with proofs, against the others together).
     Solve(SolveArgs),
     /// The ceiling against random movers: a seat's chance to win when it plays its best and every
     /// other seat plays a uniformly random legal move, worked out exactly over the whole game tree
@@ -125,7 +126,8 @@ struct SolveArgs {
     certificate: Option<String>,
     /// The proof search: dfpn (proof-number search, where the game has it), search (the engine's
     /// search with proofs), or auto: the one that proves more of the game's positions
-    /// (docs/solving.md; the advanced Pods game: search, unless a certificate is asked for).
+    /// (docs/solving.md; the advanced Pods game: search, unless a certificate is asked for; POLD.R:
+    /// dfpn with two players, search with three).
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
 }
@@ -871,11 +873,11 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
         };
         return Ok(Proof { found, draw: solved.verdict == Verdict::Draw, nodes: solved.nodes });
     }
-    if args.method == Method::Dfpn {
-        bail!("--method dfpn: this game has no proof-number search");
-    }
     if args.certificate.is_some() {
         bail!("--certificate: this game's proofs are not written out (only Pods')");
+    }
+    if args.method == Method::Dfpn {
+        bail!("--method dfpn: no proof-number search here (it proves Pods and two-player POLD.R)");
     }
     let limits = Limits { depth: Some(127), movetime, prove: true, ..Limits::default() };
     // Tables that take memory as the proof needs it: a small proof answers

@@ -117,6 +117,22 @@ fn proved_winner(line: &str) -> usize {
     if moves > 0 { mover } else { 1 - mover }
 }
 
+/// The seat that wins `line` with perfect play, as df-pn (`podium solve`'s
+/// proof search for two players) proves it.
+fn dfpn_winner(line: &str) -> usize {
+    use podium::games::poldr::PoldrAdapter;
+    use podium::search::{Limits, Signals, Solver, Verdict};
+
+    let position: Position = line.parse().expect("a valid line");
+    let solution = Solver::new(16).solve(&PoldrAdapter::default(), &position, &Limits::default(), &Signals::default());
+    let mover = position.mover().index();
+    match solution.verdict {
+        Verdict::Win => mover,
+        Verdict::Loss => 1 - mover,
+        other => panic!("{line}: no proof, {other:?}"),
+    }
+}
+
 #[test]
 fn proofs_agree_with_the_reference_solver() {
     // Small games the slow reference solves by brute force: every start of
@@ -142,8 +158,40 @@ fn proofs_agree_with_the_reference_solver() {
     assert!(lines.len() >= 20, "{}", lines.len());
     for line in &lines {
         let reference = RefPos::parse(line).expect("valid for the reference");
-        assert_eq!(proved_winner(line), reference.solve_winner(), "{line}");
+        let winner = reference.solve_winner();
+        assert_eq!(proved_winner(line), winner, "the search: {line}");
+        assert_eq!(dfpn_winner(line), winner, "df-pn: {line}");
     }
+}
+
+#[test]
+fn dfpn_and_the_search_prove_the_same_winners_of_larger_games() {
+    // Beyond the reference's reach: the two proof searches, written apart
+    // (df-pn in `search/dfpn.rs`, the search's proofs in `search/solver.rs`),
+    // must agree on positions of seeded random play on 5x5 and 6x6 with 16
+    // bricks, the default game and the one the engine carries a book for.
+    let mut random = Xoshiro256PlusPlus::seed_from_u64(0x5eed_0003);
+    let mut compared = 0;
+    // A debug build (the hash checked after every move) takes the first 5x5 games.
+    let games = if cfg!(debug_assertions) { 3 } else { 16 };
+    for game in 0..games {
+        let size = if game % 4 == 3 { 6 } else { 5 };
+        let mut position = Position::start(size, 2, 16).expect("valid");
+        let plies = if size == 6 { 8 } else { 2 } + random.next_u64() % 8;
+        for _ in 0..plies {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+        }
+        if position.outcome().is_none() {
+            let line = position.to_string();
+            assert_eq!(dfpn_winner(&line), proved_winner(&line), "{line}");
+            compared += 1;
+        }
+    }
+    assert!(compared * 4 >= games * 3, "{compared} of {games}");
 }
 
 /// The end of a game played on from `reference` by uniformly random legal

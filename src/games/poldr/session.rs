@@ -9,7 +9,8 @@ use super::position::Position;
 use super::types::{Cell, Seat};
 use super::zobrist::Piece;
 use crate::games::{
-    self, CeilingReport, CeilingRequest, PlayError, Session, TreeRequest, read_move, search_in_notation,
+    self, CeilingReport, CeilingRequest, PlayError, Session, SolveRequest, Solved, TreeRequest, read_move,
+    search_in_notation,
 };
 use crate::search::{Leaves, Limits, Progress, SearchResult, Searcher, Signals};
 
@@ -194,5 +195,25 @@ impl Session for PoldrSession {
 
     fn ceiling(&self, request: &CeilingRequest, signals: &Signals) -> Result<CeilingReport, String> {
         games::ceiling_in_notation(&PoldrAdapter::default(), &self.position, request, signals)
+    }
+
+    /// Two players only: with three, a loss is one against the others
+    /// together, which the search's proofs (paranoid) say. df-pn is the
+    /// better prover here (docs/solving.md, "POLD.R"), so `auto` takes it.
+    /// No certificate: nothing checks a POLD.R one.
+    fn solve(&self, request: &SolveRequest, signals: &Signals) -> Option<Solved> {
+        if self.position.players() != 2 || request.certificate {
+            return None;
+        }
+        let header = Vec::new();
+        Some(games::solve_in_notation(
+            &PoldrAdapter::default(),
+            &self.position,
+            request,
+            signals,
+            &header,
+            |position| position.to_string(),
+            |seat| Seat::from_index(seat).map_or("?", Seat::name).to_lowercase(),
+        ))
     }
 }
