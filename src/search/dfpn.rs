@@ -10,7 +10,8 @@
 //! numbers pass the thresholds its parent gave it (with Pawlewicz and
 //! Lew's 1 + ε trick, so that siblings of close numbers do not take turns
 //! at every step). Numbers are kept in a table, keyed by the game's
-//! `symmetric_key`, so transpositions and symmetric positions share them.
+//! `proof_number_key` (its `symmetric_key` unless it says otherwise), so
+//! transpositions and symmetric positions share them.
 //! A new position starts with the number of its moves as the cost of
 //! refuting it; where the game's sound bounds decide a position
 //! (`decided`) it is settled at once, and where few plies can be left
@@ -284,7 +285,7 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
 
     /// The table key of `position` and the symmetry to its shared form.
     pub(super) fn key_of(&self, position: &G::Position) -> (u64, usize) {
-        let (key, symmetry) = self.game.symmetric_key(position);
+        let (key, symmetry) = self.game.proof_number_key(position);
         (key ^ self.salt, symmetry)
     }
 
@@ -795,23 +796,24 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
     }
 
     /// The line the proof follows from `root`: the winner's proved moves and
-    /// the loser's longest resistance, as far as the table holds them.
-    pub(super) fn proof_line(&self, root: &G::Position) -> Vec<G::Move> {
+    /// the loser's longest resistance, as far as the table holds them. A
+    /// position of the line the table does not hold (it was proved as
+    /// another image of itself, which a game's `proof_number_key` need not
+    /// share) is proved again, within what is left of the limits.
+    pub(super) fn proof_line(&mut self, root: &G::Position) -> Vec<G::Move> {
         let game = self.game;
         let mut line = Vec::new();
         let mut position = *root;
         let mut seen = std::collections::HashSet::new();
         while line.len() < MAX_PATH && seen.insert(game.hash(&position)) {
-            let (key, symmetry) = self.key_of(&position);
-            let from_table = self
-                .table
-                .get(key)
-                .filter(|entry| entry.proof == 0 || entry.disproof == 0)
-                .and_then(|entry| entry.best_move)
-                .and_then(G::move_from_bits)
-                .map(|mv| game.transform_move(&position, mv, symmetry, true));
-            let mv = from_table.or_else(|| super::solver::proved_move(game, &position, self.leaf_table, self.salt));
-            match mv.filter(|&mv| game.is_legal(&position, mv)) {
+            let mut mv = self.proved_move(&position);
+            let settled =
+                self.table.get(self.key_of(&position).0).is_some_and(|entry| entry.proof == 0 || entry.disproof == 0);
+            if mv.is_none() && !settled && !self.stopped && game.move_count(&position) > 0 {
+                self.settle(&position, false);
+                mv = self.proved_move(&position);
+            }
+            match mv {
                 Some(mv) => {
                     line.push(mv);
                     position = game.play(&position, mv);
@@ -820,5 +822,21 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
             }
         }
         line
+    }
+
+    /// The proved move of `position` the tables hold, if legal.
+    fn proved_move(&self, position: &G::Position) -> Option<G::Move> {
+        let game = self.game;
+        let (key, symmetry) = self.key_of(position);
+        let from_table = self
+            .table
+            .get(key)
+            .filter(|entry| entry.proof == 0 || entry.disproof == 0)
+            .and_then(|entry| entry.best_move)
+            .and_then(G::move_from_bits)
+            .map(|mv| game.transform_move(position, mv, symmetry, true));
+        from_table
+            .or_else(|| super::solver::proved_move(game, position, self.leaf_table, self.salt))
+            .filter(|&mv| game.is_legal(position, mv))
     }
 }

@@ -154,6 +154,15 @@ pub trait GameKnowledge: GameRules {
         (self.hash(position), 0)
     }
 
+    /// The key df-pn files `position` under, and the symmetry to its
+    /// shared form: `symmetric_key`, unless the game knows where working
+    /// out the shared form costs more than the positions it shares save
+    /// (it may then key such positions by their hash, symmetry 0; two
+    /// images of one position must be keyed alike).
+    fn proof_number_key(&self, position: &Self::Position) -> (u64, usize) {
+        self.symmetric_key(position)
+    }
+
     /// `mv` taken through symmetry `symmetry` (or back, with `inverse`).
     fn transform_move(
         &self,

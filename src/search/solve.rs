@@ -128,8 +128,8 @@ impl Solver {
                 &mut interrupt,
             );
             let answer = dfpn.prove(root);
-            total += dfpn.nodes;
             let line = dfpn.proof_line(root);
+            total += dfpn.nodes;
             self.draws_met |= dfpn.draws_met;
             let verdict = match (root_side_attacks, answer) {
                 (true, Answer::Proved(plies)) => Some((Verdict::Win, plies, (true, true))),

@@ -139,6 +139,17 @@ impl GameKnowledge for PoldrAdapter {
         position.symmetric_key()
     }
 
+    /// The shared form only while few bricks are down: later, positions
+    /// rarely repeat up to a symmetry, and working out the least of 8
+    /// images at every df-pn node costs more than it saves (docs/solving.md,
+    /// "POLD.R: df-pn"). The count of bricks is the same for every image.
+    fn proof_number_key(&self, position: &Position) -> (u64, usize) {
+        if position.bricks_on_board() > TUNABLES.dfpn_symmetric_bricks {
+            return (position.hash(), 0);
+        }
+        position.symmetric_key()
+    }
+
     fn transform_move(&self, position: &Position, mv: Move, symmetry: usize, inverse: bool) -> Move {
         position.transform_move(mv, symmetry, inverse)
     }

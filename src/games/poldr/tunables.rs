@@ -48,6 +48,10 @@ pub(super) struct Tunables {
     /// where reserves and bricks decide it (`decided`), at every
     /// node: otherwise it only sees the end of the race, twice as deep.
     pub(super) verdicts_in_search: bool,
+    /// df-pn keys positions by their shared form up to the board's
+    /// symmetries while at most this many bricks are down, by their hash
+    /// after (`proof_number_key`).
+    pub(super) dfpn_symmetric_bricks: u32,
     /// No history malus: against the search without it (two players, 5x5,
     /// 16 bricks, 100 ms a move) it measured -8.3 +/- 10.9, undecided at
     /// 1,600 games of an SPRT [-10, 0].
@@ -71,6 +75,7 @@ impl Tunables {
         dedicated_proof_horizon: 90,
         proof_lookahead: false,
         verdicts_in_search: true,
+        dfpn_symmetric_bricks: 8,
         history_malus: false,
         futility_pruning: false,
         bricks_per_move_left: 2,
