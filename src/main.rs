@@ -861,6 +861,9 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
     };
     let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
     if let Some(solved) = solved {
+        if let Some(got) = solved.megabytes_if_short {
+            log::warn!("--hash {}: so much memory cannot be had here, using {got} MB", args.hash);
+        }
         if let Some(path) = &args.certificate {
             write_certificate(path, solved.certificate.as_ref())?;
         }

@@ -53,3 +53,19 @@ fn short_of_address_space_solve_proves_with_smaller_tables() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--hash 1024: so much memory cannot be had here, using "), "{stderr}");
 }
+
+#[test]
+fn a_small_df_pn_proof_with_a_large_hash_takes_little_memory() {
+    use podium::games::poldr::{PoldrAdapter, Position};
+    use podium::search::{Solver, Verdict};
+
+    let position = Position::start(4, 2, 3).expect("a valid start");
+    let before = resident_megabytes("self");
+    // 768 MB of df-pn's numbers and 256 MB for the endgame solver at its
+    // leaves asked for; the proof's few nodes write a page or two.
+    let mut solver = Solver::new(1024);
+    let solution = solver.solve(&PoldrAdapter::default(), &position, &Limits::default(), &Signals::default());
+    assert_eq!(solution.verdict, Verdict::Win, "Blue wins the 4x4 start with 3 bricks");
+    let after = resident_megabytes("self");
+    assert!(after < before + 16, "{before} MB before, {after} MB after a proof of {} nodes", solution.nodes);
+}

@@ -217,6 +217,9 @@ pub struct Solved {
     /// The proof tree as a certificate (docs/solving.md), when asked for
     /// and the position was won or lost: its lines, or why it could not be written.
     pub certificate: Option<Result<Vec<String>, String>>,
+    /// The tables' size in megabytes, where they are smaller than asked
+    /// (the memory could not be had).
+    pub megabytes_if_short: Option<usize>,
 }
 
 impl Clone for Box<dyn Session> {
@@ -405,5 +408,6 @@ pub fn solve_in_notation<G: SearchGame>(
         line: legal_prefix(game, root, &solution.line),
         nodes: solution.nodes,
         certificate,
+        megabytes_if_short: solver.megabytes_if_short(),
     }
 }

@@ -109,25 +109,55 @@ pub(super) struct Entry {
 /// keeping of four.
 const BUCKET: usize = 4;
 
+/// `count` empty slots, if the memory can be had, as zeroed memory that the
+/// system backs page by page as it is first written (`calloc` maps fresh
+/// pages for a large block and writes nothing). Huge pages are not asked
+/// for: one would be written whole the first time any of it is.
+fn zeroed_slots(count: usize) -> Option<Vec<Slot>> {
+    let layout = std::alloc::Layout::array::<Slot>(count).ok().filter(|layout| layout.size() > 0)?;
+    // SAFETY: the layout's size is not zero.
+    let slots = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Slot>();
+    if slots.is_null() {
+        return None;
+    }
+    // SAFETY: allocated by the global allocator with the layout of `count`
+    // slots, as a `Vec` of that capacity frees it; every byte is zero, and
+    // a slot of zeros is `Slot::default()` (integers only), so all `count`
+    // are initialised.
+    Some(unsafe { Vec::from_raw_parts(slots, count, count) })
+}
+
 /// Proof and disproof numbers by position key. Settled entries are kept
 /// before unsettled ones, and costly ones before cheap ones.
 pub struct DfpnTable {
     slots: Vec<Slot>,
+    /// The slots it was to have, had the memory been there.
+    wanted: usize,
 }
 
 impl DfpnTable {
-    /// A table of at most `megabytes`, smaller where the memory cannot be had.
+    /// A table of at most `megabytes`, smaller where the memory cannot be
+    /// had, that takes its memory as it is written: solving is one search,
+    /// whose work, not the size asked, should decide the memory, so that a
+    /// small proof answers at once.
     pub fn new(megabytes: usize) -> DfpnTable {
-        let mut count = super::tt::power_of_two_entries(megabytes, std::mem::size_of::<Slot>(), BUCKET);
+        let wanted = super::tt::power_of_two_entries(megabytes, std::mem::size_of::<Slot>(), BUCKET);
+        let mut count = wanted;
         loop {
-            let mut slots = Vec::new();
-            if slots.try_reserve_exact(count).is_ok() || count == BUCKET {
-                super::tt::advise_huge_pages(slots.as_ptr(), slots.capacity() * std::mem::size_of::<Slot>());
-                slots.resize(count, Slot::default());
-                return DfpnTable { slots };
+            if let Some(slots) = zeroed_slots(count) {
+                return DfpnTable { slots, wanted };
+            }
+            if count == BUCKET {
+                return DfpnTable { slots: vec![Slot::default(); BUCKET], wanted };
             }
             count /= 2;
         }
+    }
+
+    /// Its size in megabytes, where it is smaller than it was to be (the
+    /// memory could not be had).
+    pub(super) fn megabytes_if_short(&self) -> Option<usize> {
+        (self.slots.len() < self.wanted).then(|| (self.slots.len() * std::mem::size_of::<Slot>()) >> 20)
     }
 
     /// Forgets everything.

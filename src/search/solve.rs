@@ -84,9 +84,16 @@ impl Solver {
         let leaf = (megabytes / PARAMS.dfpn_leaf_table_divisor).max(1);
         Solver {
             table: DfpnTable::new(megabytes.saturating_sub(leaf).max(1)),
-            leaf_table: ProofTable::new(leaf),
+            leaf_table: ProofTable::growing(leaf),
             draws_met: false,
         }
+    }
+
+    /// The tables' size in megabytes, where df-pn's is smaller than asked
+    /// (the memory could not be had): for a warning.
+    pub fn megabytes_if_short(&self) -> Option<usize> {
+        let (leaf, _) = self.leaf_table.megabytes();
+        self.table.megabytes_if_short().map(|megabytes| megabytes + leaf)
     }
 
     /// Forgets every proof.

@@ -199,7 +199,7 @@ impl Session for PoldrSession {
 
     /// Two players only: with three, a loss is one against the others
     /// together, which the search's proofs (paranoid) say. df-pn is the
-    /// better prover here (docs/solving.md, "POLD.R"), so `auto` takes it.
+    /// better prover here (docs/solving.md, "POLD.R: df-pn"), so `auto` takes it.
     /// No certificate: nothing checks a POLD.R one.
     fn solve(&self, request: &SolveRequest, signals: &Signals) -> Option<Solved> {
         if self.position.players() != 2 || request.certificate {
