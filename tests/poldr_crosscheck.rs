@@ -133,6 +133,17 @@ fn dfpn_winner(line: &str) -> usize {
     }
 }
 
+/// Plays up to `plies` uniformly random legal moves, stopping where the game ends.
+fn play_randomly(position: &mut Position, plies: u64, random: &mut Xoshiro256PlusPlus) {
+    for _ in 0..plies {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
+    }
+}
+
 #[test]
 fn proofs_agree_with_the_reference_solver() {
     // Small games the slow reference solves by brute force: every start of
@@ -144,13 +155,7 @@ fn proofs_agree_with_the_reference_solver() {
         let (size, bricks) = if game % 2 == 0 { (4, 6) } else { (5, 4) };
         let mut position = Position::start(size, 2, bricks).expect("valid");
         let plies = 1 + random.next_u64() % 6;
-        for _ in 0..plies {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
-        }
+        play_randomly(&mut position, plies, &mut random);
         if position.outcome().is_none() {
             lines.push(position.to_string());
         }
@@ -178,13 +183,7 @@ fn dfpn_and_the_search_prove_the_same_winners_of_larger_games() {
         let size = if game % 4 == 3 { 6 } else { 5 };
         let mut position = Position::start(size, 2, 16).expect("valid");
         let plies = if size == 6 { 8 } else { 2 } + random.next_u64() % 8;
-        for _ in 0..plies {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            position.play_unchecked(moves[(random.next_u64() % moves.len() as u64) as usize]);
-        }
+        play_randomly(&mut position, plies, &mut random);
         if position.outcome().is_none() {
             let line = position.to_string();
             assert_eq!(dfpn_winner(&line), proved_winner(&line), "{line}");
