@@ -1,7 +1,8 @@
 //! The static evaluation of POLD.R: features of each player's standing
 //! (the race to the last brick while building, the bricks they can take
-//! back while clearing, the reach of the pawn and of their marker, who is
-//! blocked, the tie-break), weighed by weights fitted on game results
+//! back while clearing and those they never could, or only along one
+//! line, the reach of the pawn and of their marker, who is blocked, the
+//! tie-break), weighed by weights fitted on game results
 //! (`podium tune --game poldr`), one set per player count.
 //!
 //! Each player gets a score, the weighted sum of its features; a feature
@@ -40,6 +41,10 @@ pub(crate) enum Feature {
     BuildBlocked,
     /// Building: this player is to move.
     BuildTempo,
+    /// Building: own bricks no clearing turn could ever take back as the board stands (`stuck_bricks`).
+    BuildStuck,
+    /// Building: own bricks only one line could take back (`stuck_bricks`).
+    BuildFragile,
     /// Clearing: bricks in reserve (the most win).
     ClearReserve,
     /// Clearing: own bricks that some turn could take back now.
@@ -56,10 +61,14 @@ pub(crate) enum Feature {
     ClearLeader,
     /// Clearing: this player is to move.
     ClearTempo,
+    /// Clearing: own bricks no clearing turn could ever take back as the board stands (`stuck_bricks`).
+    ClearStuck,
+    /// Clearing: own bricks only one line could take back (`stuck_bricks`).
+    ClearFragile,
 }
 
 /// How many features there are.
-pub(crate) const FEATURES: usize = 15;
+pub(crate) const FEATURES: usize = 19;
 
 impl Feature {
     /// Every feature, in order.
@@ -71,6 +80,8 @@ impl Feature {
         Feature::BuildPawnMoves,
         Feature::BuildBlocked,
         Feature::BuildTempo,
+        Feature::BuildStuck,
+        Feature::BuildFragile,
         Feature::ClearReserve,
         Feature::ClearClearable,
         Feature::ClearBest,
@@ -79,6 +90,8 @@ impl Feature {
         Feature::ClearTieBreak,
         Feature::ClearLeader,
         Feature::ClearTempo,
+        Feature::ClearStuck,
+        Feature::ClearFragile,
     ];
 
     /// Its name, as `podium tune` and the weights' text write it.
@@ -91,6 +104,8 @@ impl Feature {
             Feature::BuildPawnMoves => "build_pawn_moves",
             Feature::BuildBlocked => "build_blocked",
             Feature::BuildTempo => "build_tempo",
+            Feature::BuildStuck => "build_stuck",
+            Feature::BuildFragile => "build_fragile",
             Feature::ClearReserve => "clear_reserve",
             Feature::ClearClearable => "clear_clearable",
             Feature::ClearBest => "clear_best",
@@ -99,6 +114,8 @@ impl Feature {
             Feature::ClearTieBreak => "clear_tie_break",
             Feature::ClearLeader => "clear_leader",
             Feature::ClearTempo => "clear_tempo",
+            Feature::ClearStuck => "clear_stuck",
+            Feature::ClearFragile => "clear_fragile",
         }
     }
 
@@ -251,6 +268,41 @@ fn clearing_turns(position: &Position, seat: Seat, pawn: Cell) -> Turns {
     turns
 }
 
+/// How many of `seat`'s bricks no clearing turn could take back while the
+/// other bricks and the other players' markers stay, and how many only one
+/// line could: a brick is taken back from between the pawn and the marker,
+/// so it needs a cell free for them on both sides of it along a line (a
+/// corner brick never has one; a row of bricks along an edge has only the
+/// edge, and a marker parked on its corner shuts it). The clearing race is
+/// decided by the bricks each player can still take back.
+pub(crate) fn stuck_bricks(position: &Position, seat: Seat) -> (u32, u32) {
+    let geometry = position.geometry();
+    let mut blocking = Cells::EMPTY;
+    for other in position.seats() {
+        blocking |= position.bricks(other);
+        if other != seat
+            && let Some(marker) = position.marker(other)
+        {
+            blocking |= marker.bit();
+        }
+    }
+    let free = geometry.board & !blocking;
+    let (mut stuck, mut fragile) = (0, 0);
+    for cell in position.bricks(seat) {
+        let lines = geometry
+            .lines(cell)
+            .iter()
+            .filter(|&&(one_side, other_side)| !(one_side & free).is_empty() && !(other_side & free).is_empty())
+            .count();
+        match lines {
+            0 => stuck += 1,
+            1 => fragile += 1,
+            _ => {}
+        }
+    }
+    (stuck, fragile)
+}
+
 /// Every player's features (`features[seat]`; seats beyond the game's
 /// players stay 0), with whether they are the clearing phase's: clearing,
 /// or the mover blocked.
@@ -265,6 +317,9 @@ pub(crate) fn features(position: &Position) -> (bool, [SeatFeatures; MAX_PLAYERS
             let reserve = u32::from(position.reserve(seat));
             set(values, Feature::BuildReserve, reserve);
             set(values, Feature::BuildTempo, u32::from(seat == mover));
+            let (stuck, fragile) = stuck_bricks(position, seat);
+            set(values, Feature::BuildStuck, stuck);
+            set(values, Feature::BuildFragile, fragile);
             let Some(pawn) = position.pawn() else { continue };
             let turns = building_turns(position, seat, pawn);
             let blocked = turns.marker_moves + turns.pawn_moves == 0;
@@ -288,6 +343,9 @@ pub(crate) fn features(position: &Position) -> (bool, [SeatFeatures; MAX_PLAYERS
         set(values, Feature::ClearTempo, u32::from(seat == mover));
         set(values, Feature::ClearLeader, u32::from(leader == Some(seat)));
         set(values, Feature::ClearTieBreak, u32::from(first_to_tie == Some(seat)));
+        let (stuck, fragile) = stuck_bricks(position, seat);
+        set(values, Feature::ClearStuck, stuck);
+        set(values, Feature::ClearFragile, fragile);
         if let Some(pawn) = position.pawn() {
             let turns = clearing_turns(position, seat, pawn);
             set(values, Feature::ClearClearable, turns.reached.count());
@@ -458,11 +516,59 @@ mod tests {
         assert!(seen[0] > 100 && seen[1] > 100, "{seen:?}");
     }
 
+    /// A brick is stuck when no interval of two cells free for the pawn and
+    /// the player's marker (no brick, no other player's marker) holds it,
+    /// fragile when those intervals all lie on one line: checked by trying
+    /// every pair of cells.
+    #[test]
+    fn stuck_and_fragile_bricks_are_counted_by_the_intervals_that_hold_them() {
+        let (mut stuck_seen, mut fragile_seen) = (0, 0);
+        for position in random_positions().into_iter().step_by(3) {
+            let geometry = position.geometry();
+            let mut bricks = Cells::EMPTY;
+            for seat in position.seats() {
+                bricks |= position.bricks(seat);
+            }
+            for seat in position.seats() {
+                let mut blocking = bricks;
+                for other in position.seats().filter(|&other| other != seat) {
+                    blocking |= position.marker(other).map_or(Cells::EMPTY, Cell::bit);
+                }
+                let free: Vec<Cell> = (geometry.board & !blocking).into_iter().collect();
+                // The intervals of free cells holding the brick, told apart by
+                // their line: the direction of their ends, one way or the other.
+                let lines = |brick: Cell| {
+                    let mut directions = Vec::new();
+                    for &a in &free {
+                        for &b in &free {
+                            if geometry.between(a, b).contains(brick) {
+                                let (df, dr) = (b.file() as i32 - a.file() as i32, b.rank() as i32 - a.rank() as i32);
+                                let (df, dr) = (df.signum(), dr.signum());
+                                let direction = if (df, dr) < (0, 0) { (-df, -dr) } else { (df, dr) };
+                                if !directions.contains(&direction) {
+                                    directions.push(direction);
+                                }
+                            }
+                        }
+                    }
+                    directions.len()
+                };
+                let counts: Vec<usize> = position.bricks(seat).into_iter().map(lines).collect();
+                let stuck = counts.iter().filter(|&&lines| lines == 0).count() as u32;
+                let fragile = counts.iter().filter(|&&lines| lines == 1).count() as u32;
+                assert_eq!(stuck_bricks(&position, seat), (stuck, fragile), "{position}");
+                stuck_seen += stuck;
+                fragile_seen += fragile;
+            }
+        }
+        assert!(stuck_seen > 50 && fragile_seen > 50, "{stuck_seen} {fragile_seen}");
+    }
+
     /// The evaluation's shares are a softmax: they sum to 1 and follow the
     /// scores, and the score for a player is its own less the best other.
     #[test]
     fn shares_follow_the_scores() {
-        let weights = Weights([-50, 30, 80, 2, 10, -30, 10, 60, 80, -40, 90, 130, -10, 10, 0]);
+        let weights = Weights([-50, 30, 80, 2, 10, -30, 10, -20, -10, 60, 80, -40, 90, 130, -10, 10, 0, -40, -10]);
         for position in random_positions().into_iter().filter(|position| !position.is_over()).step_by(7) {
             let players = position.players();
             let scores = scores(&position, &weights);

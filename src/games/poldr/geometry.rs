@@ -13,6 +13,9 @@ pub(crate) struct Geometry {
     between: Vec<Cells>,
     /// `aligned[a]`: every cell aligned with `a`.
     aligned: [Cells; CELLS],
+    /// `lines[a][l]`: the cells of the `l`-th line through `a` (rank, file,
+    /// the two diagonals) on either side of it, one side each.
+    lines: [[(Cells, Cells); LINES]; CELLS],
     /// `symmetric[s][a]`: where the `s`-th of the board's 8 symmetries takes `a`.
     symmetric: [[Cell; CELLS]; SYMMETRIES],
 }
@@ -26,7 +29,10 @@ pub const SYMMETRIES: usize = 8;
 const INVERSE: [usize; SYMMETRIES] = [0, 1, 2, 3, 4, 6, 5, 7];
 
 /// The eight directions: along ranks, files and both diagonals.
-const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)];
+
+/// The lines through a cell: `DIRECTIONS` two by two, opposite ways.
+pub(crate) const LINES: usize = 4;
 
 impl Geometry {
     /// The tables of a board of `size` (4 to 9), built on first use.
@@ -42,6 +48,7 @@ impl Geometry {
             board: Cells::EMPTY,
             between: vec![Cells::EMPTY; CELLS * CELLS],
             aligned: [Cells::EMPTY; CELLS],
+            lines: [[(Cells::EMPTY, Cells::EMPTY); LINES]; CELLS],
             symmetric: [[Cell::new(0, 0).expect("a1"); CELLS]; SYMMETRIES],
         };
         let last = size - 1;
@@ -68,7 +75,7 @@ impl Geometry {
             for file in 0..size {
                 let from = Cell::new(file, rank).expect("on the board");
                 geometry.board |= from.bit();
-                for (df, dr) in DIRECTIONS {
+                for (direction, (df, dr)) in DIRECTIONS.into_iter().enumerate() {
                     let mut passed = Cells::EMPTY;
                     let (mut f, mut r) = (file as i8 + df, rank as i8 + dr);
                     while on_board(f, r) {
@@ -80,6 +87,12 @@ impl Geometry {
                         passed |= to.bit();
                         f += df;
                         r += dr;
+                    }
+                    let line = &mut geometry.lines[from.index()][direction / 2];
+                    if direction % 2 == 0 {
+                        line.0 = passed;
+                    } else {
+                        line.1 = passed;
                     }
                 }
             }
@@ -95,6 +108,12 @@ impl Geometry {
     #[inline]
     pub(crate) fn aligned(&self, cell: Cell) -> Cells {
         self.aligned[cell.index()]
+    }
+
+    /// The lines through `cell`, each as the cells on one side and on the other.
+    #[inline]
+    pub(crate) fn lines(&self, cell: Cell) -> &[(Cells, Cells); LINES] {
+        &self.lines[cell.index()]
     }
 
     /// Where symmetry `symmetry` takes `cell` (its inverse with `inverse`).

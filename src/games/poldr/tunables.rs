@@ -9,14 +9,16 @@ use super::eval::Weights;
 pub(super) struct Tunables {
     /// The evaluation's weights for two players (see `eval.rs` for the
     /// features), fitted by `podium tune --game poldr --players 2` on
-    /// 2,526 games (92,994 positions) of self-play by 69de8a6 made by
-    /// `python3 scripts/poldr_tune_data.py` (600 games on each size 5 to 9
-    /// at 4,000 against 1,500 nodes a move, from 4 random plies; 474
-    /// duplicates dropped): cross-entropy 0.6499 against 0.6931 for even
-    /// chances. Against 69de8a6's hand-set weights at 100 ms a move: 7x7
-    /// with 24 bricks +111.4 +/- 53.5 (200 games), 5x5 with 16 bricks
-    /// -10.4 +/- 24.5 (200 games, most pairs decided by the proofs); the
-    /// other sizes in docs/poldr-strength.md.
+    /// 2,545 games (100,808 positions) of self-play by 4b402d6 (the POLD.R
+    /// search of 566a308) made by `python3 scripts/poldr_tune_data.py
+    /// --players 2` (600 games on each size 5 to 9 at 4,000 against 1,500
+    /// nodes a move, from 4 random plies; 455 duplicates dropped):
+    /// cross-entropy 0.5720 against 0.6377 for 4b402d6's weights and
+    /// 0.6320 for them fitted again without the stuck and fragile bricks,
+    /// which are most of the gain (a brick that one line only can take
+    /// back, -233 while clearing). Against 4b402d6 at 100 ms a move on
+    /// 9x9 with 40 bricks, 2 random plies: +155.5 +/- 63.3 (100 games);
+    /// the other sizes and the yardstick in docs/poldr-strength.md.
     pub(super) weights_two: Weights,
     /// The evaluation's weights for three players, fitted by `podium tune
     /// --game poldr --players 3` (a per-seat win target: the softmax of
@@ -28,7 +30,8 @@ pub(super) struct Tunables {
     /// a player here: the count decides three-player games (all 1,800 of
     /// the data's ended by it, none by a last brick). The default
     /// search of three players (`mcts`) does not use them; paranoid, max-n,
-    /// BRS and `mcts-eval` do (docs/poldr-strength.md).
+    /// BRS and `mcts-eval` do (docs/poldr-strength.md). The stuck and
+    /// fragile bricks are not fitted for three players (0).
     pub(super) weights_three: Weights,
     /// Proofs are tried in timed play where the game's bound on the plies
     /// left is at most this: beyond it a proof is out of reach, and its
@@ -69,8 +72,8 @@ pub(super) struct Tunables {
 impl Tunables {
     /// The values POLD.R plays with.
     pub(super) const DEFAULT: Tunables = Tunables {
-        weights_two: Weights([-71, 24, 57, 18, 13, -16, 14, 43, 68, -31, 119, 135, -18, -2, 5]),
-        weights_three: Weights([36, 37, -1, -38, 25, 5, -3, 105, 131, 71, -42, -18, 5, 74, 1]),
+        weights_two: Weights([-133, 8, 71, 1, 15, -4, 14, -75, -109, -90, 63, -33, 108, 118, -40, -1, 22, -182, -233]),
+        weights_three: Weights([36, 37, -1, -38, 25, 5, -3, 0, 0, 105, 131, 71, -42, -18, 5, 74, 1, 0, 0]),
         proof_horizon: 90,
         dedicated_proof_horizon: 90,
         proof_lookahead: false,
