@@ -17,6 +17,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::geometry::LINES;
 use super::position::Position;
 use super::types::{Cell, Cells, MAX_PLAYERS, Phase, Seat};
 
@@ -287,20 +288,15 @@ pub(crate) fn stuck_bricks(position: &Position, seat: Seat) -> (u32, u32) {
         }
     }
     let free = geometry.board & !blocking;
-    let (mut stuck, mut fragile) = (0, 0);
-    for cell in position.bricks(seat) {
-        let lines = geometry
-            .lines(cell)
-            .iter()
-            .filter(|&&(one_side, other_side)| !(one_side & free).is_empty() && !(other_side & free).is_empty())
-            .count();
-        match lines {
-            0 => stuck += 1,
-            1 => fragile += 1,
-            _ => {}
-        }
+    let mut lines = [Cells::EMPTY; LINES];
+    for (line, through) in lines.iter_mut().enumerate() {
+        *through = geometry.behind(free, 2 * line) & geometry.behind(free, 2 * line + 1);
     }
-    (stuck, fragile)
+    let [a, b, c, d] = lines;
+    let some = a | b | c | d;
+    let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+    let own = position.bricks(seat);
+    ((own & !some).count(), (own & some & !two).count())
 }
 
 /// Every player's features (`features[seat]`; seats beyond the game's

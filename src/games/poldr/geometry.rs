@@ -13,9 +13,9 @@ pub(crate) struct Geometry {
     between: Vec<Cells>,
     /// `aligned[a]`: every cell aligned with `a`.
     aligned: [Cells; CELLS],
-    /// `lines[a][l]`: the cells of the `l`-th line through `a` (rank, file,
-    /// the two diagonals) on either side of it, one side each.
-    lines: [[(Cells, Cells); LINES]; CELLS],
+    /// `steps[d][k]`: the cells of the largest board from which `2^k` steps
+    /// in direction `d` stay on it (so a shift of a whole set never wraps).
+    steps: [[Cells; 3]; 8],
     /// `symmetric[s][a]`: where the `s`-th of the board's 8 symmetries takes `a`.
     symmetric: [[Cell; CELLS]; SYMMETRIES],
 }
@@ -34,6 +34,18 @@ const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1
 /// The lines through a cell: `DIRECTIONS` two by two, opposite ways.
 pub(crate) const LINES: usize = 4;
 
+/// How far a cell index moves with one step in each direction.
+const SHIFTS: [i32; 8] = {
+    let mut shifts = [0; 8];
+    let mut direction = 0;
+    while direction < 8 {
+        let (df, dr) = DIRECTIONS[direction];
+        shifts[direction] = dr as i32 * MAX_SIZE as i32 + df as i32;
+        direction += 1;
+    }
+    shifts
+};
+
 impl Geometry {
     /// The tables of a board of `size` (4 to 9), built on first use.
     pub fn of(size: u8) -> &'static Geometry {
@@ -48,7 +60,7 @@ impl Geometry {
             board: Cells::EMPTY,
             between: vec![Cells::EMPTY; CELLS * CELLS],
             aligned: [Cells::EMPTY; CELLS],
-            lines: [[(Cells::EMPTY, Cells::EMPTY); LINES]; CELLS],
+            steps: [[Cells::EMPTY; 3]; 8],
             symmetric: [[Cell::new(0, 0).expect("a1"); CELLS]; SYMMETRIES],
         };
         let last = size - 1;
@@ -75,7 +87,7 @@ impl Geometry {
             for file in 0..size {
                 let from = Cell::new(file, rank).expect("on the board");
                 geometry.board |= from.bit();
-                for (direction, (df, dr)) in DIRECTIONS.into_iter().enumerate() {
+                for (df, dr) in DIRECTIONS {
                     let mut passed = Cells::EMPTY;
                     let (mut f, mut r) = (file as i8 + df, rank as i8 + dr);
                     while on_board(f, r) {
@@ -88,11 +100,18 @@ impl Geometry {
                         f += df;
                         r += dr;
                     }
-                    let line = &mut geometry.lines[from.index()][direction / 2];
-                    if direction % 2 == 0 {
-                        line.0 = passed;
-                    } else {
-                        line.1 = passed;
+                }
+            }
+        }
+        let on_grid = |file: i8, rank: i8| (0..MAX_SIZE as i8).contains(&file) && (0..MAX_SIZE as i8).contains(&rank);
+        for (direction, (df, dr)) in DIRECTIONS.into_iter().enumerate() {
+            for (k, steps) in geometry.steps[direction].iter_mut().enumerate() {
+                let distance = 1 << k;
+                for index in 0..CELLS {
+                    let cell = Cell::from_index(index).expect("a cell");
+                    let (file, rank) = (cell.file() as i8, cell.rank() as i8);
+                    if on_grid(file + distance * df, rank + distance * dr) {
+                        *steps |= cell.bit();
                     }
                 }
             }
@@ -110,10 +129,22 @@ impl Geometry {
         self.aligned[cell.index()]
     }
 
-    /// The lines through `cell`, each as the cells on one side and on the other.
-    #[inline]
-    pub(crate) fn lines(&self, cell: Cell) -> &[(Cells, Cells); LINES] {
-        &self.lines[cell.index()]
+    /// The cells from which some cell of `cells` lies ahead in the
+    /// `direction`-th of `DIRECTIONS`, 1 to 8 steps away (line `l` is
+    /// directions `2l` and `2l + 1`): shifts of the whole set, doubling the
+    /// distance covered, instead of a walk from each cell.
+    pub(crate) fn behind(&self, cells: Cells, direction: usize) -> Cells {
+        let shift = SHIFTS[direction];
+        let step = |set: Cells, k: usize| {
+            let amount = shift.unsigned_abs() << k;
+            let moved = if shift > 0 { set.0 >> amount } else { set.0 << amount };
+            Cells(moved) & self.steps[direction][k]
+        };
+        let mut reached = step(cells, 0);
+        for k in 0..3 {
+            reached |= step(reached, k);
+        }
+        reached
     }
 
     /// Where symmetry `symmetry` takes `cell` (its inverse with `inverse`).
