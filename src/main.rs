@@ -515,8 +515,13 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
 fn warn_if_smaller(searcher: &Searcher, asked: u64) {
     let got = searcher.hash_megabytes();
     if (got as u64) < asked {
-        log::warn!("--hash {asked}: so much memory cannot be had here, using {got} MB");
+        warn_hash_short(asked, got);
     }
+}
+
+/// The warning for a table smaller than `--hash` asked, the search's or a proof's.
+fn warn_hash_short(asked: u64, got: usize) {
+    log::warn!("--hash {asked}: so much memory cannot be had here, using {got} MB");
 }
 
 fn run_analyse(args: &AnalyseArgs) -> anyhow::Result<()> {
@@ -862,7 +867,7 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
     let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
     if let Some(solved) = solved {
         if let Some(got) = solved.megabytes_if_short {
-            log::warn!("--hash {}: so much memory cannot be had here, using {got} MB", args.hash);
+            warn_hash_short(args.hash, got);
         }
         if let Some(path) = &args.certificate {
             write_certificate(path, solved.certificate.as_ref())?;
