@@ -837,9 +837,11 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
         let mut seen = std::collections::HashSet::new();
         while line.len() < MAX_PATH && seen.insert(game.hash(&position)) {
             let mut mv = self.proved_move(&position);
-            let settled =
-                self.table.get(self.key_of(&position).0).is_some_and(|entry| entry.proof == 0 || entry.disproof == 0);
-            if mv.is_none() && !settled && !self.stopped && game.move_count(&position) > 0 {
+            // Looked up only where the line has no move: most steps have one.
+            let settled = || {
+                self.table.get(self.key_of(&position).0).is_some_and(|entry| entry.proof == 0 || entry.disproof == 0)
+            };
+            if mv.is_none() && !self.stopped && game.move_count(&position) > 0 && !settled() {
                 self.settle(&position, false);
                 mv = self.proved_move(&position);
             }

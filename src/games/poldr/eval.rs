@@ -278,12 +278,9 @@ fn clearing_turns(position: &Position, seat: Seat, pawn: Cell) -> Turns {
 /// decided by the bricks each player can still take back.
 pub(crate) fn stuck_bricks(position: &Position, seat: Seat) -> (u32, u32) {
     let geometry = position.geometry();
-    let mut blocking = Cells::EMPTY;
-    for other in position.seats() {
-        blocking |= position.bricks(other);
-        if other != seat
-            && let Some(marker) = position.marker(other)
-        {
+    let mut blocking = position.all_bricks();
+    for other in position.seats().filter(|&other| other != seat) {
+        if let Some(marker) = position.marker(other) {
             blocking |= marker.bit();
         }
     }

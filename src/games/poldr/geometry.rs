@@ -82,7 +82,9 @@ impl Geometry {
                 }
             }
         }
-        let on_board = |file: i8, rank: i8| (0..size as i8).contains(&file) && (0..size as i8).contains(&rank);
+        // Within a square of `side` cells from a1.
+        let within = |side: u8, file: i8, rank: i8| (0..side as i8).contains(&file) && (0..side as i8).contains(&rank);
+        let on_board = |file: i8, rank: i8| within(size, file, rank);
         for rank in 0..size {
             for file in 0..size {
                 let from = Cell::new(file, rank).expect("on the board");
@@ -103,14 +105,13 @@ impl Geometry {
                 }
             }
         }
-        let on_grid = |file: i8, rank: i8| (0..MAX_SIZE as i8).contains(&file) && (0..MAX_SIZE as i8).contains(&rank);
         for (direction, (df, dr)) in DIRECTIONS.into_iter().enumerate() {
             for (k, steps) in geometry.steps[direction].iter_mut().enumerate() {
                 let distance = 1 << k;
                 for index in 0..CELLS {
                     let cell = Cell::from_index(index).expect("a cell");
                     let (file, rank) = (cell.file() as i8, cell.rank() as i8);
-                    if on_grid(file + distance * df, rank + distance * dr) {
+                    if within(MAX_SIZE, file + distance * df, rank + distance * dr) {
                         *steps |= cell.bit();
                     }
                 }

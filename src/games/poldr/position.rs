@@ -170,9 +170,14 @@ impl Position {
         Geometry::of(self.size)
     }
 
+    /// Every player's bricks (the seats a game has not stay empty).
+    pub(crate) fn all_bricks(&self) -> Cells {
+        self.bricks[0] | self.bricks[1] | self.bricks[2]
+    }
+
     /// Every cell holding a piece.
     pub(crate) fn occupied(&self) -> Cells {
-        let mut occupied = self.bricks[0] | self.bricks[1] | self.bricks[2];
+        let mut occupied = self.all_bricks();
         for cell in self.pawn.iter().chain(self.markers.iter().flatten()) {
             occupied |= cell.bit();
         }
