@@ -39,6 +39,39 @@ fn go_nodes_and_go_depth_combine_with_the_first_limit_winning() {
 }
 
 #[test]
+fn a_decided_position_takes_its_fixed_time_and_no_other_limit_waits() {
+    // Two and three players: Blue wins with its first turn (three bricks on
+    // 5x5), which the alpha-beta and the MCTS search see at once.
+    for players in [2, 3] {
+        let mut engine = EngineProcess::start();
+        engine.send(&format!("newgame poldr players {players} size 5 bricks 3"));
+        engine.send("position startpos");
+        // A fixed time a move is spent whole, decided or not.
+        let sent = Instant::now();
+        let (infos, mv) = engine.search("go movetime 1500", REPLY_TIMEOUT);
+        check_search_output(&infos, &mv);
+        assert!(
+            sent.elapsed() >= Duration::from_millis(1200),
+            "{players} players: answered after {:?}",
+            sent.elapsed()
+        );
+        // A depth, nodes, a mate asked for, or a clock end the search where
+        // they are met, however long the fixed time beside them.
+        for go in [
+            "go depth 3 movetime 60000",
+            "go nodes 1000 movetime 60000",
+            "go mate 1 movetime 60000",
+            "go p1time 60000 p2time 60000 p3time 60000",
+        ] {
+            let sent = Instant::now();
+            let (infos, mv) = engine.search(go, REPLY_TIMEOUT);
+            check_search_output(&infos, &mv);
+            assert!(sent.elapsed() < REPLY_TIMEOUT, "{players} players, {go}: answered after {:?}", sent.elapsed());
+        }
+    }
+}
+
+#[test]
 fn go_movetime_200_answers_in_time() {
     let mut engine = EngineProcess::start();
     engine.send("newgame advanced");

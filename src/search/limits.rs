@@ -120,6 +120,13 @@ impl Timer {
         self.past(signals, self.budget.soft)
     }
 
+    /// Waits until the soft limit passes or the search is stopped.
+    pub(super) fn wait_out(&mut self, signals: &Signals) {
+        while !self.past_soft(signals) && !signals.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     /// Whether the clock has passed `limit`. While the search ponders no
     /// limit runs; the clock starts when pondering ends.
     fn past(&mut self, signals: &Signals, limit: Option<Duration>) -> bool {

@@ -83,8 +83,8 @@ struct Deepening<M> {
     scores: Vec<Option<i32>>,
     /// A proof was found: no more proofs.
     proofs_done: bool,
-    /// The game's known win, played once the iterations have used a fixed
-    /// time a move.
+    /// The game's known win, or a proof found, played once the iterations
+    /// have used a fixed time a move.
     proved: Option<SearchResult<M>>,
     /// The last line reported is that proof, not the line the move comes from.
     proof_reported_last: bool,
@@ -121,7 +121,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
         // Under a clock the known win is played at once, its time kept for
         // later moves; a fixed time a move is used (issue #37) as for a proof.
         if let Some(known) = &known_win
-            && (!self.search_on || plan.clock)
+            && !self.spends_fixed_time(plan)
         {
             // Nothing to search for: under `go infinite` the answer still
             // waits for `stop`, and while pondering for `ponderhit` or `stop`.
@@ -167,7 +167,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
                 break;
             }
         }
-        self.finish(plan.infinite, state)
+        self.finish(plan, state)
     }
 
     /// The game's known win at `root`, reported as a proof and said to come
@@ -327,13 +327,29 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             // until stopped, what is left of the time makes it better first
             // (issue #37), which the iterations, cut short by their forced
             // result, would not.
-            let improve = plan.infinite || (self.search_on && !plan.clock);
-            state.best = if improve { self.improve_proof(root, proof, depth) } else { proof };
+            let fixed_time = self.spends_fixed_time(plan);
+            let proof = if plan.infinite || fixed_time { self.improve_proof(root, proof, depth) } else { proof };
+            if fixed_time {
+                // A fixed time a move is the move's to spend (issue #37):
+                // the iterations go on to its end, and the proof is played then.
+                state.best = proof.clone();
+                state.proved = Some(proof);
+                state.proofs_done = true;
+                return false;
+            }
+            state.best = proof;
             return true;
         }
         state.proofs_done = true;
         state.proof_reported_last = true;
         false
+    }
+
+    /// Whether the search has a fixed time for the move to spend, proved or
+    /// not (not a clock's share, whose unspent time is kept for later moves,
+    /// nor a search for a mate, which ends when it is found).
+    fn spends_fixed_time(&self, plan: &Plan) -> bool {
+        self.search_on && !plan.clock && plan.mate.is_none()
     }
 
     /// Whether no iteration follows: the result is proved (a max-n tree
@@ -342,28 +358,42 @@ impl<'a, G: SearchGame> Manager<'a, G> {
     fn deepening_ends(&mut self, best_score: i32, state: &Deepening<G::Move>, plan: &Plan) -> bool {
         let mate_found = matches!((state.best.score, plan.mate),
             (Score::Mate(moves), Some(limit)) if moves > 0 && moves as u32 <= limit);
-        let worker = &mut self.worker;
+        // A proof held for the end of a fixed time a move (or a known win) waits for that end.
+        let holding_proof = state.proved.is_some() && self.spends_fixed_time(plan);
         // A timed search goes on past a forced result its iterations found
         // until a proof confirms it (their pruning can miss a defence);
         // once both agree, or max-n searched the whole tree, deeper
         // iterations only repeat it.
         let decided = best_score.abs() > MATE_BOUND && (!self.search_on || state.proofs_done);
-        let proven = (decided || ((worker.maxn || worker.brs) && !worker.horizon_reached)) && !plan.infinite;
+        let worker = &mut self.worker;
+        let proven =
+            (decided || ((worker.maxn || worker.brs) && !worker.horizon_reached)) && !plan.infinite && !holding_proof;
         proven || mate_found || worker.limits.timer.past_soft(worker.shared.signals)
     }
 
     /// Ends the search: reports the line the move comes from again if a
     /// proof not played was reported after it, and under `go infinite` or
     /// while pondering waits for `stop` (or `ponderhit`).
-    fn finish(&mut self, infinite: bool, state: Deepening<G::Move>) -> SearchResult<G::Move> {
+    fn finish(&mut self, plan: &Plan, state: Deepening<G::Move>) -> SearchResult<G::Move> {
+        // A fixed time a move is the time the move takes (UCI: "search
+        // exactly x mseconds"): what the iterations leave of it, out of tree
+        // to search (the game decided), is waited out, so that a decided
+        // position does not answer sooner than another. Not under a limit
+        // of depth or nodes, which ends the search where it is reached.
+        if self.spends_fixed_time(plan) && plan.max_depth >= MAX_PLY as u32 - 1 && self.worker.limits.nodes.is_none() {
+            self.worker.limits.timer.wait_out(self.worker.shared.signals);
+        }
         if let Some(mut proved) = state.proved {
-            // The proof is played: its line is the last reported.
+            // The proof is played: its line is the last reported, at the
+            // depth the iterations reached (reports never go back in depth).
             if let Some(mut line) = self.proof_line.take() {
+                line.depth = line.depth.max(state.best.depth);
+                line.hashfull = self.worker.tt.hashfull();
                 line.nodes = self.worker.total_nodes();
                 line.elapsed = self.started.elapsed();
                 (self.report.borrow_mut())(Progress::Line(&line));
             }
-            self.wait_for_stop(infinite);
+            self.wait_for_stop(plan.infinite);
             proved.nodes = self.worker.total_nodes();
             return proved;
         }
@@ -374,7 +404,7 @@ impl<'a, G: SearchGame> Manager<'a, G> {
             line.elapsed = self.started.elapsed();
             (self.report.borrow_mut())(Progress::Line(&line));
         }
-        self.wait_for_stop(infinite);
+        self.wait_for_stop(plan.infinite);
         let mut best = state.best;
         best.nodes = self.worker.total_nodes();
         best
