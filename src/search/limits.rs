@@ -142,6 +142,13 @@ impl Timer {
 }
 
 impl Limits {
+    /// Whether the move has a fixed time and nothing else ends it sooner
+    /// (no depth, nodes or mate asked for, not `infinite`): the move takes
+    /// that time, decided or not (UCI: "search exactly x mseconds").
+    pub(super) fn fixed_time_only(&self) -> bool {
+        self.movetime.is_some() && !self.infinite && (self.depth, self.nodes, self.mate) == (None, None, None)
+    }
+
     /// The time budget for this move. `moves_left` is the game's estimate of
     /// the moves the side to move has still to play, used when the
     /// controller gives no `moves_to_go`.

@@ -156,11 +156,8 @@ pub(super) fn search<G: SearchGame>(
             // gets the time left, in a fresh tree that does not prove their
             // wins: the move that gives them most chances to miss one.
             if root_proved == mover || root_proved == DRAW || tree.only_trusted.is_some() {
-                // A fixed time a move is the time the move takes, proved or
-                // not (as in the alpha-beta search; not under other limits).
-                let fixed_time_only = limits.movetime.is_some()
-                    && (limits.clock, limits.mate, limits.nodes, limits.depth) == (None, None, None, None);
-                if fixed_time_only {
+                // A fixed time a move is the time the move takes, proved or not.
+                if limits.fixed_time_only() {
                     timer.wait_out(signals);
                 }
                 break;

@@ -55,10 +55,11 @@ pub(super) struct Plan {
     pub(super) mate: Option<u32>,
     /// Play the game's proved moves (`GameKnowledge::known_win`) where it has one.
     pub(super) book: bool,
-    /// The time comes from the side to move's clock, shared out over its
-    /// moves (not a fixed time a move): what a known win does not spend is
-    /// kept for later moves.
-    pub(super) clock: bool,
+    /// A fixed time a move and no other limit (`Limits::fixed_time_only`):
+    /// a proof or a decided position does not answer before it is spent.
+    /// Otherwise (a clock's share, whose unspent time is kept for later
+    /// moves, a depth, nodes) a proof is played at once.
+    pub(super) fixed_time: bool,
 }
 
 /// How an iteration ended.
@@ -347,9 +348,9 @@ impl<'a, G: SearchGame> Manager<'a, G> {
 
     /// Whether the search has a fixed time for the move to spend, proved or
     /// not (not a clock's share, whose unspent time is kept for later moves,
-    /// nor a search for a mate, which ends when it is found).
+    /// nor a search for a depth, nodes or a mate, which ends where they are met).
     fn spends_fixed_time(&self, plan: &Plan) -> bool {
-        self.search_on && !plan.clock && plan.mate.is_none()
+        self.search_on && plan.fixed_time
     }
 
     /// Whether no iteration follows: the result is proved (a max-n tree
@@ -375,12 +376,11 @@ impl<'a, G: SearchGame> Manager<'a, G> {
     /// proof not played was reported after it, and under `go infinite` or
     /// while pondering waits for `stop` (or `ponderhit`).
     fn finish(&mut self, plan: &Plan, state: Deepening<G::Move>) -> SearchResult<G::Move> {
-        // A fixed time a move is the time the move takes (UCI: "search
-        // exactly x mseconds"): what the iterations leave of it, out of tree
-        // to search (the game decided), is waited out, so that a decided
-        // position does not answer sooner than another. Not under a limit
-        // of depth or nodes, which ends the search where it is reached.
-        if self.spends_fixed_time(plan) && plan.max_depth >= MAX_PLY as u32 - 1 && self.worker.limits.nodes.is_none() {
+        // A fixed time a move is the time the move takes: what the
+        // iterations leave of it, out of tree to search (the game decided),
+        // is waited out, so that a decided position does not answer sooner
+        // than another.
+        if self.spends_fixed_time(plan) {
             self.worker.limits.timer.wait_out(self.worker.shared.signals);
         }
         if let Some(mut proved) = state.proved {

@@ -187,7 +187,7 @@ impl Searcher {
             lines: self.lines,
             mate: limits.mate,
             book: self.own_book,
-            clock: limits.clock.is_some() && limits.movetime.is_none(),
+            fixed_time: limits.fixed_time_only(),
         };
         let (main_history, helper_histories) = self.histories.split_first_mut().expect("at least one thread");
         let helper_histories: &mut [Vec<i32>] = if single { &mut [] } else { helper_histories };

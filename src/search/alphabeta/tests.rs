@@ -148,7 +148,7 @@ fn iterate_main<G: SearchGame>(
     let report = RefCell::new(report);
     let proofs = Proofs { by_helper: helper_proves, ..Proofs::default() };
     let mut main = Manager::new(worker, &report, Instant::now(), proofs);
-    main.iterate(root, &Plan { max_depth: 60, infinite: false, lines: 1, mate: None, book: true, clock: false })
+    main.iterate(root, &Plan { max_depth: 60, infinite: false, lines: 1, mate: None, book: true, fixed_time: false })
 }
 
 #[test]
