@@ -2,7 +2,7 @@
 """The table of docs/poldr-yardstick.md from POLD.R match records: for one engine (default
 `podium`), per records file, its games, wins and win share with a 95% Wilson interval, the same
 per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes a second on the
-moves it searched at least 50 ms: the median, and the 10th and 90th percentiles, which show how
+moves it searched at least 50 ms with the game still open for it: the median, and the 10th and 90th percentiles, which show how
 much a loaded machine slowed it), and the games lost by a fault.
 
     yardstick_table.py [--engine NAME] [--baseline DIR] [--times] RECORDS...
@@ -26,7 +26,7 @@ import math
 import os
 import sys
 
-FULL_MOVE_MS = 50  # moves searched this long count for the speed: not forced, not proved at once
+FULL_MOVE_MS = 50  # moves searched this long count for the speed: not forced
 
 
 def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
@@ -80,7 +80,9 @@ def row(path: str, engine: str) -> list[str]:
         for ply, info in enumerate(game["move_info"]):
             if (ply + len(game["opening_moves"])) % players == seat:
                 times.append(info["time_ms"])
-                if info.get("nodes") is not None and info["time_ms"] >= FULL_MOVE_MS:
+                # A move after a proof (a mate score) takes its time waiting, not searching.
+                decided = str(info.get("score", "")).startswith("mate")
+                if info.get("nodes") is not None and info["time_ms"] >= FULL_MOVE_MS and not decided:
                     speeds.append(info["nodes"] / info["time_ms"])  # thousands a second
     faults = sum(game["faulty"] is not None for game in games)
     mean_time = f"{sum(times) / len(times):.0f}" if times else "-"
