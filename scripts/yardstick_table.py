@@ -2,8 +2,8 @@
 """The table of docs/poldr-yardstick.md from POLD.R match records: for one engine (default
 `podium`), per records file, its games, wins and win share with a 95% Wilson interval, the same
 per seat (as Blue, Yellow, Red), its mean time per move, its search speed (nodes a second on the
-moves it searched at least 50 ms with the game still open for it: the median, and the 10th and 90th percentiles, which show how
-much a loaded machine slowed it), and the games lost by a fault.
+moves it searched at least 50 ms with the game still open for it: the median, and the 10th and
+90th percentiles, which show how much a loaded machine slowed it), and the games lost by a fault.
 
     yardstick_table.py [--engine NAME] [--baseline DIR] [--times] RECORDS...
 

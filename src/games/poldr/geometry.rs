@@ -84,7 +84,6 @@ impl Geometry {
         }
         // Within a square of `side` cells from a1.
         let within = |side: u8, file: i8, rank: i8| (0..side as i8).contains(&file) && (0..side as i8).contains(&rank);
-        let on_board = |file: i8, rank: i8| within(size, file, rank);
         for rank in 0..size {
             for file in 0..size {
                 let from = Cell::new(file, rank).expect("on the board");
@@ -92,7 +91,7 @@ impl Geometry {
                 for (df, dr) in DIRECTIONS {
                     let mut passed = Cells::EMPTY;
                     let (mut f, mut r) = (file as i8 + df, rank as i8 + dr);
-                    while on_board(f, r) {
+                    while within(size, f, r) {
                         let to = Cell::new(f as u8, r as u8).expect("on the board");
                         if !passed.is_empty() {
                             geometry.between[from.index() * CELLS + to.index()] = passed;
