@@ -66,7 +66,10 @@ fn a_decided_position_takes_its_fixed_time_and_no_other_limit_waits() {
             let sent = Instant::now();
             let (infos, mv) = engine.search(go, REPLY_TIMEOUT);
             check_search_output(&infos, &mv);
-            assert!(sent.elapsed() < REPLY_TIMEOUT, "{players} players, {go}: answered after {:?}", sent.elapsed());
+            // Far below the 60 s of the fixed time (decided, they answer in
+            // milliseconds; the margin is for a loaded machine).
+            let elapsed = sent.elapsed();
+            assert!(elapsed < Duration::from_secs(5), "{players} players, {go}: answered after {elapsed:?}");
         }
     }
 }
@@ -158,6 +161,21 @@ fn a_search_stopped_at_once_still_prints_an_info_line_and_a_legal_move() {
     let mv = bestmove.strip_prefix("bestmove ").unwrap();
     check_search_output(infos, mv);
     assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+    // POLD.R, two and three players (alpha-beta, MCTS): a move, and no
+    // score of a game already over.
+    for players in ["2", "3"] {
+        engine.send("setoption name Game value poldr");
+        engine.send(&format!("setoption name Players value {players}"));
+        engine.send("position startpos moves Pc3Ma1");
+        engine.send("go infinite");
+        engine.send("stop");
+        let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+        let (bestmove, infos) = lines.split_last().unwrap();
+        let mv = bestmove.strip_prefix("bestmove ").unwrap();
+        check_search_output(infos, mv);
+        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{players} players");
+        assert!(infos.iter().all(|line| !line.contains(" score mate 0 ")), "{players} players: {infos:?}");
+    }
 }
 
 #[test]

@@ -166,10 +166,13 @@ pub(super) fn search<G: SearchGame>(
             tree.only_trusted = Some(mover);
             tree.restart(mover);
         }
-        if simulations.is_some_and(|limit| done >= limit) && !limits.infinite {
+        // One simulation at least: it gives the root its moves, so a search
+        // stopped at once still answers one (and not a game over).
+        if simulations.is_some_and(|limit| done >= limit.max(1)) && !limits.infinite {
             break;
         }
-        if done.is_multiple_of(PARAMS.mcts_poll_interval)
+        if done > 0
+            && done.is_multiple_of(PARAMS.mcts_poll_interval)
             && (signals.stop.load(std::sync::atomic::Ordering::Relaxed) || timer.past_hard(signals))
         {
             break;
