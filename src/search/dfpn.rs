@@ -281,6 +281,9 @@ pub(super) struct Dfpn<'a, G: SearchGame> {
     /// Whether a repetition was met in a game that does not draw them, or
     /// the path grew beyond `MAX_PATH`: a failure is then not trusted.
     pub(super) failures_doubtful: bool,
+    /// The most a node's sum of its children's numbers counts
+    /// (`PARAMS.dfpn_cycle_cap` where positions repeat).
+    sum_cap: u32,
     /// Keys of the positions on the path, the root first.
     path: Vec<u64>,
     children: Vec<Vec<Child<G>>>,
@@ -307,6 +310,7 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
             stopped: false,
             draws_met: false,
             failures_doubtful: false,
+            sum_cap: if game.repetition_is_draw() { PARAMS.dfpn_cycle_cap } else { LARGEST },
             path: Vec::new(),
             children: Vec::new(),
             moves: Vec::new(),
@@ -543,7 +547,7 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
         }
         children.truncate(index);
         let (numbers, best) = loop {
-            let (numbers, chosen, second) = summarize(&children, or_node);
+            let (numbers, chosen, second) = summarize(&children, or_node, self.sum_cap);
             if numbers.proof == 0
                 || numbers.disproof == 0
                 || numbers.proof >= proof_threshold
@@ -600,8 +604,8 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
 /// threshold follows from it). Where the node is settled, `chosen` is the
 /// child that decides it: the side to move's quickest deciding move
 /// (resting on as few repetitions as can be), or, where every move fails
-/// it, its longest resistance.
-fn summarize<G: SearchGame>(children: &[Child<G>], or_node: bool) -> (Numbers, usize, u32) {
+/// it, its longest resistance. The sum counts at most `sum_cap`.
+fn summarize<G: SearchGame>(children: &[Child<G>], or_node: bool, sum_cap: u32) -> (Numbers, usize, u32) {
     // The side to move needs one child whose `select` number is 0, and
     // fails once every child's `other` number is 0: at an OR node the
     // attacker's proof and disproof numbers, at an AND node the other way round.
@@ -633,7 +637,7 @@ fn summarize<G: SearchGame>(children: &[Child<G>], or_node: bool) -> (Numbers, u
                 deciding = Some((index, child.plies, child.dependency));
             }
         }
-        sum = sum.saturating_add(other(child)).min(LARGEST);
+        sum = sum.saturating_add(other(child)).min(sum_cap);
         dependency = dependency.min(child.dependency);
         if child.plies >= longest.1 {
             longest = (index, child.plies);
