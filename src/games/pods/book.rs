@@ -74,6 +74,7 @@ pub const BOOKS: &[BookFile] = &[
     BookFile { name: "std200-30.txt", text: include_str!("book/std200-30.txt") },
     BookFile { name: "std200-31.txt", text: include_str!("book/std200-31.txt") },
     BookFile { name: "std200-32.txt", text: include_str!("book/std200-32.txt") },
+    BookFile { name: "std200-33.txt", text: include_str!("book/std200-33.txt") },
     BookFile { name: "std200-35.txt", text: include_str!("book/std200-35.txt") },
     BookFile { name: "std200-41.txt", text: include_str!("book/std200-41.txt") },
     BookFile { name: "std200-42.txt", text: include_str!("book/std200-42.txt") },
