@@ -154,8 +154,8 @@ pub(super) struct SearchParams {
     /// most a node's sum of its children's numbers counts. Where pods go
     /// back and forth the numbers, stored and summed again below
     /// themselves, grew until they reached the largest count and the
-    /// proof gave up: on 3 of the 35 advanced endgames of docs/solving.md
-    /// (12, 14 and 16 plies before the end), within 2 to 8 s. Capped at
+    /// proof gave up: on 3 of the 36 committed advanced endgames 12 to 16
+    /// plies before the end (docs/solving.md), within 4 to 9 s. Capped at
     /// 2^20, each is proved (in 29, 2.6 and 6.3 s of CPU). Nothing else
     /// changes: a sum is 0 only where every child's number is.
     pub(super) dfpn_cycle_cap: u32,
