@@ -154,28 +154,29 @@ fn a_search_stopped_at_once_still_prints_an_info_line_and_a_legal_move() {
     let mut engine = EngineProcess::start();
     engine.send("newgame advanced");
     engine.send("position startpos moves A@c3 b@d4");
-    engine.send("go infinite");
-    engine.send("stop");
-    let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
-    let (bestmove, infos) = lines.split_last().unwrap();
-    let mv = bestmove.strip_prefix("bestmove ").unwrap();
-    check_search_output(infos, mv);
-    assert_eq!(engine.query(&format!("islegal {mv}")), "true");
+    stop_at_once(&mut engine, "advanced Pods");
     // POLD.R, two and three players (alpha-beta, MCTS): a move, and no
     // score of a game already over.
     for players in ["2", "3"] {
         engine.send("setoption name Game value poldr");
         engine.send(&format!("setoption name Players value {players}"));
         engine.send("position startpos moves Pc3Ma1");
-        engine.send("go infinite");
-        engine.send("stop");
-        let lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
-        let (bestmove, infos) = lines.split_last().unwrap();
-        let mv = bestmove.strip_prefix("bestmove ").unwrap();
-        check_search_output(infos, mv);
-        assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{players} players");
+        let infos = stop_at_once(&mut engine, &format!("{players} players"));
         assert!(infos.iter().all(|line| !line.contains(" score mate 0 ")), "{players} players: {infos:?}");
     }
+}
+
+/// `go infinite` then `stop` at once: checks the search's lines and that
+/// its move is legal; returns the info lines.
+fn stop_at_once(engine: &mut EngineProcess, what: &str) -> Vec<String> {
+    engine.send("go infinite");
+    engine.send("stop");
+    let mut lines = engine.read_until(|line| line.starts_with("bestmove "), REPLY_TIMEOUT);
+    let bestmove = lines.pop().unwrap();
+    let mv = bestmove.strip_prefix("bestmove ").unwrap();
+    check_search_output(&lines, mv);
+    assert_eq!(engine.query(&format!("islegal {mv}")), "true", "{what}");
+    lines
 }
 
 #[test]
