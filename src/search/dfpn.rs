@@ -13,8 +13,12 @@
 //! `proof_number_key` (its `symmetric_key` unless it says otherwise), so
 //! transpositions and symmetric positions share them.
 //! A new position starts with the number of its moves as the cost of
-//! refuting it; where the game's sound bounds decide a position
-//! (`decided`) it is settled at once, and where few plies can be left
+//! refuting it, each move weighed by what the side refuting it has still
+//! to do (the game's `proof_cost`), and that side's own cost as the cost
+//! of proving it; a position whose side to move wins at once (the game's
+//! `winning_move`) is settled without a search. Where the game's sound
+//! bounds decide a position (`decided`) it is settled at once, and where
+//! few plies can be left
 //! (`plies_left_bound`) the existing endgame solver (`solver.rs`, a
 //! depth-first win/loss search) gets a budget of nodes to settle it.
 //!
@@ -378,10 +382,11 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
     }
 
     /// A child's numbers, cheaply: a repetition, the table's, the end of
-    /// the game, or, for a position not searched yet, its count of moves as
-    /// the cost of refuting it (one winning move proves a position, all its
-    /// moves must fail to disprove it). The game's bounds and the endgame
-    /// solver wait until the search goes down to it (`search`).
+    /// the game, a win at once, or, for a position not searched yet, the
+    /// game's costs of proving each side's win (`proof_cost`), times its
+    /// count of moves for the side that must refute them all. The game's
+    /// bounds and the endgame solver wait until the search goes down to it
+    /// (`search`).
     fn look(&mut self, position: &G::Position, key: u64, hash: u64) -> Numbers {
         if let Some(index) = self.path.iter().position(|&on_path| on_path == hash) {
             // A repetition: a draw where the game draws them; elsewhere a
@@ -416,7 +421,22 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
             self.store(key, numbers, None, Settled::Terminal, 1);
             return numbers;
         }
-        let (proof, disproof) = if (self.attacker)(self.game.mover(position)) { (1, count) } else { (count, 1) };
+        // The side to move wins at once: a leaf, settled without a search.
+        if self.game.winning_move(position).is_some() {
+            let numbers = Self::settled((self.attacker)(self.game.mover(position)), 1);
+            self.store(key, numbers, None, Settled::Leaf, 1);
+            return numbers;
+        }
+        // One winning move proves a position, all its moves must fail to
+        // disprove it: each is a child whose mover has its own cost to pay.
+        let mover = self.game.mover(position);
+        let other = (0..self.game.players(position)).find(|&seat| seat != mover).unwrap_or(mover);
+        let (mover_cost, other_cost) = (self.game.proof_cost(position, mover), self.game.proof_cost(position, other));
+        let (proof, disproof) = if (self.attacker)(mover) {
+            (mover_cost, count.saturating_mul(other_cost))
+        } else {
+            (count.saturating_mul(other_cost), mover_cost)
+        };
         Numbers { proof, disproof, dependency: NO_DEPENDENCY, plies: 0 }
     }
 

@@ -131,6 +131,13 @@ pub trait GameKnowledge: GameRules {
         None
     }
 
+    /// About how many moves `player` must still make before it can win
+    /// (at least 1): proofs start a position not searched yet with it as
+    /// the cost of proving that `player` wins. Without a measure: 1.
+    fn proof_cost(&self, _position: &Self::Position, _player: usize) -> u32 {
+        1
+    }
+
     /// How many legal moves `position` has (0 where the game is over),
     /// where the game counts them more cheaply than it lists them. Proofs
     /// take it as the cost of refuting a position not searched yet.

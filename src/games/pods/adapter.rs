@@ -130,6 +130,15 @@ impl GameKnowledge for PodsAdapter {
         -(child.count_moves(&self.rules) as i32)
     }
 
+    /// Advanced: the pods the player has in hand, each to be placed before
+    /// it can win.
+    fn proof_cost(&self, position: &Position, player: usize) -> u32 {
+        match self.rules.variant() {
+            Variant::Standard => 1,
+            Variant::Advanced => position.hand(Side::BOTH[player]).count().max(1),
+        }
+    }
+
     fn move_count(&self, position: &Position) -> usize {
         position.count_moves(&self.rules) as usize
     }
