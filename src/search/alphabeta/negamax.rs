@@ -151,7 +151,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// score. Far below alpha, only its likeliest moves are tried
     /// (futility pruning), where the game gains from it.
     fn static_cut(&self, node: &Node<'_, G>) -> StaticCut {
-        if node.pv_node || node.ply == 0 || node.depth > PARAMS.futility_depth || node.beta.abs() >= MATE_BOUND {
+        if !self.prunes
+            || node.pv_node
+            || node.ply == 0
+            || node.depth > PARAMS.futility_depth
+            || node.beta.abs() >= MATE_BOUND
+        {
             return StaticCut::None;
         }
         let Some(score) = self.game.evaluate(node.position, self.root.player) else { return StaticCut::None };
@@ -255,7 +260,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             && node.ply > 0
             && depth <= PARAMS.late_moves_depth
             && node.searched >= (PARAMS.late_moves_base + PARAMS.late_moves_slope * depth * depth) as usize;
-        (late || (node.futile && node.searched > 0)) && move_score < KILLER_SCORE && node.best_score > -MATE_BOUND
+        self.prunes
+            && (late || (node.futile && node.searched > 0))
+            && move_score < KILLER_SCORE
+            && node.best_score > -MATE_BOUND
     }
 
     /// Starts fetching the table slot of the child `mv` leads to, where the

@@ -175,8 +175,9 @@ impl Searcher {
         // Max-n and Best-Reply Search run on one thread: they keep no table
         // for helpers to fill.
         let single = maxn || brs;
-        let shared =
+        let mut shared =
             Shared::new(signals, !single && self.lines == 1, timer.hard_limit().map(|hard| clock_start + hard));
+        shared.every_move = limits.prove;
         let plan = Plan {
             max_depth: limits
                 .depth

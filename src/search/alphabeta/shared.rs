@@ -37,6 +37,11 @@ pub(super) struct Shared<'a> {
     /// thread stops its iteration for it).
     pub(super) helper_proof: Mutex<Option<HelperProof>>,
     pub(super) proof_settles: AtomicBool,
+    /// A search for a proof (`Limits::prove`): every move of every node is
+    /// searched, none left out by late move or futility pruning, nor a
+    /// node cut by its static score, since a proof needs each of the
+    /// loser's moves answered.
+    pub(super) every_move: bool,
 }
 
 impl<'a> Shared<'a> {
@@ -54,6 +59,7 @@ impl<'a> Shared<'a> {
             start_gate: (Mutex::new(false), Condvar::new()),
             helper_proof: Mutex::new(None),
             proof_settles: AtomicBool::new(false),
+            every_move: false,
         }
     }
 

@@ -24,6 +24,9 @@ pub(super) struct Worker<'a, G: SearchGame> {
     pub(super) game: &'a G,
     /// The game's settings for the search, read once.
     pub(super) policy: Policy,
+    /// Whether moves may be pruned and nodes cut by their static score:
+    /// not in a search for a proof (`Shared::every_move`).
+    pub(super) prunes: bool,
     pub(super) tt: &'a TranspositionTable,
     pub(super) shared: &'a Shared<'a>,
     /// How often each position occurred in the game before the root.
@@ -152,6 +155,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         Worker {
             game,
             policy: game.policy(),
+            prunes: !shared.every_move,
             tt,
             shared,
             game_history,
