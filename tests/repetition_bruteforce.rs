@@ -192,6 +192,7 @@ impl Game {
         if field("draw").as_deref() == Some("true") {
             return Some(Value::Draw);
         }
+        self.assert_line_ends_the_game(start, moves, &text);
         let winner = field("winner").unwrap_or_else(|| panic!("a winner in {text}"));
         let winner = match winner.as_str() {
             "p1" => 0,
@@ -199,6 +200,34 @@ impl Game {
             other => panic!("winner {other} in {text}"),
         };
         Some(if winner == side_to_move { Value::Win } else { Value::Loss })
+    }
+}
+
+impl Game {
+    /// The line of a proved win or loss (`"line"` in `text`), the winner's
+    /// proved moves against the loser's longest resistance, is legal by
+    /// the reference rules and plays on to the end of the game.
+    fn assert_line_ends_the_game(&self, start: &str, moves: &[String], text: &str) {
+        let at = text.find("\"line\":[").expect("a line") + "\"line\":[".len();
+        let line: Vec<String> = text[at..]
+            .split(']')
+            .next()
+            .expect("the line's end")
+            .split(',')
+            .filter(|mv| !mv.is_empty())
+            .map(|mv| mv.trim_matches('"').to_string())
+            .collect();
+        let rules = self.rules();
+        let mut position = moves.iter().fold(start.to_string(), |position, mv| rules.play(&position, mv));
+        for mv in &line {
+            let legal = rules.legal_moves(&position);
+            assert!(legal.contains(mv), "{start} {moves:?}: the line's {mv} is not legal in {position}: {line:?}");
+            position = rules.play(&position, mv);
+        }
+        assert!(
+            rules.legal_moves(&position).is_empty(),
+            "{start} {moves:?}: the line {line:?} stops at {position}, before the game ends"
+        );
     }
 }
 

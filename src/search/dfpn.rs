@@ -18,9 +18,9 @@
 //! of proving it; a position whose side to move wins at once (the game's
 //! `winning_move`) is settled without a search. Where the game's sound
 //! bounds decide a position (`decided`) it is settled at once, and where
-//! few plies can be left
-//! (`plies_left_bound`) the existing endgame solver (`solver.rs`, a
-//! depth-first win/loss search) gets a budget of nodes to settle it.
+//! few plies can be left (`plies_left_bound`) the existing endgame solver
+//! (`solver.rs`, a depth-first win/loss search) gets a budget of nodes to
+//! settle it.
 //!
 //! Draws: a draw fails the attacker. Where the game has draws, a position
 //! the attacker cannot win is proved again with the other side attacking:
@@ -894,5 +894,7 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
         from_table
             .or_else(|| super::solver::proved_move(game, position, self.leaf_table, self.salt))
             .filter(|&mv| game.is_legal(position, mv))
+            // A win at once, settled without a move stored (`look`).
+            .or_else(|| game.winning_move(position))
     }
 }

@@ -88,7 +88,8 @@ pub trait GameKnowledge: GameRules {
     /// A move with which the side to move wins at once, where the game can
     /// tell cheaply without playing its moves. The search scores such a
     /// node as won at the next ply before pruning anything, so a win the
-    /// pruning near the leaves would skip, or one a ply past them, is seen.
+    /// pruning near the leaves would skip, or one a ply past them, is seen;
+    /// proofs settle it without expanding it, so it must be a sure win.
     fn winning_move(&self, _position: &Self::Position) -> Option<Self::Move> {
         None
     }
