@@ -182,44 +182,36 @@ impl Game {
         let output = command.output().expect("podium runs");
         let text = String::from_utf8_lossy(&output.stdout).to_string();
         assert!(output.status.success(), "podium solve {start} {moves:?}: {}", String::from_utf8_lossy(&output.stderr));
-        let field = |name: &str| {
-            let at = text.find(&format!("\"{name}\":")).map(|at| at + name.len() + 3)?;
-            Some(text[at..].split([',', '}']).next().expect("a value").trim_matches('"').to_string())
-        };
-        if field("proven").as_deref() != Some("true") {
+        let json: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|error| panic!("{error}: not one JSON object: {text}"));
+        if json["proven"] != true {
             return None;
         }
-        if field("draw").as_deref() == Some("true") {
+        if json["draw"] == true {
             return Some(Value::Draw);
         }
-        self.assert_line_ends_the_game(start, moves, &text);
-        let winner = field("winner").unwrap_or_else(|| panic!("a winner in {text}"));
-        let winner = match winner.as_str() {
-            "p1" => 0,
-            "p2" => 1,
-            other => panic!("winner {other} in {text}"),
+        let line: Vec<String> = json["line"]
+            .as_array()
+            .unwrap_or_else(|| panic!("a line in {text}"))
+            .iter()
+            .map(|mv| mv.as_str().unwrap_or_else(|| panic!("a move {mv} in {text}")).to_string())
+            .collect();
+        self.assert_line_ends_the_game(start, moves, &line);
+        let winner = match json["winner"].as_str() {
+            Some("p1") => 0,
+            Some("p2") => 1,
+            other => panic!("winner {other:?} in {text}"),
         };
         Some(if winner == side_to_move { Value::Win } else { Value::Loss })
     }
-}
 
-impl Game {
-    /// The line of a proved win or loss (`"line"` in `text`), the winner's
-    /// proved moves against the loser's longest resistance, is legal by
-    /// the reference rules and plays on to the end of the game.
-    fn assert_line_ends_the_game(&self, start: &str, moves: &[String], text: &str) {
-        let at = text.find("\"line\":[").expect("a line") + "\"line\":[".len();
-        let line: Vec<String> = text[at..]
-            .split(']')
-            .next()
-            .expect("the line's end")
-            .split(',')
-            .filter(|mv| !mv.is_empty())
-            .map(|mv| mv.trim_matches('"').to_string())
-            .collect();
+    /// The line of a proved win or loss, the winner's proved moves against
+    /// the loser's longest resistance, is legal by the reference rules and
+    /// plays on to the end of the game.
+    fn assert_line_ends_the_game(&self, start: &str, moves: &[String], line: &[String]) {
         let rules = self.rules();
         let mut position = moves.iter().fold(start.to_string(), |position, mv| rules.play(&position, mv));
-        for mv in &line {
+        for mv in line {
             let legal = rules.legal_moves(&position);
             assert!(legal.contains(mv), "{start} {moves:?}: the line's {mv} is not legal in {position}: {line:?}");
             position = rules.play(&position, mv);

@@ -421,15 +421,15 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
             self.store(key, numbers, None, Settled::Terminal, 1);
             return numbers;
         }
+        let mover = self.game.mover(position);
         // The side to move wins at once: a leaf, settled without a search.
         if self.game.winning_move(position).is_some() {
-            let numbers = Self::settled((self.attacker)(self.game.mover(position)), 1);
+            let numbers = Self::settled((self.attacker)(mover), 1);
             self.store(key, numbers, None, Settled::Leaf, 1);
             return numbers;
         }
         // One winning move proves a position, all its moves must fail to
         // disprove it: each is a child whose mover has its own cost to pay.
-        let mover = self.game.mover(position);
         let other = (0..self.game.players(position)).find(|&seat| seat != mover).unwrap_or(mover);
         let (mover_cost, other_cost) = (self.game.proof_cost(position, mover), self.game.proof_cost(position, other));
         let (proof, disproof) = if (self.attacker)(mover) {
