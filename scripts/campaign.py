@@ -240,8 +240,7 @@ class Campaign:
         extra: tuple[str, ...] = ()
         if self.args.certificates:
             os.makedirs(self.args.certificates, exist_ok=True)
-            name = hashlib.sha256(position.encode()).hexdigest()[:16] + ".txt"
-            certificate = os.path.join(self.args.certificates, name)
+            certificate = os.path.join(self.args.certificates, certificate_name(position))
             extra = ("--certificate", certificate)
         before = os.times()
         answer = solve_answer(self.args.engine, self.args.variant, position, None, self.args.hash,
@@ -293,6 +292,32 @@ class Campaign:
         return other(mover)
 
 
+def certificate_name(position: str) -> str:
+    """The file name of a sub-proof's certificate: the same position always gets the same name."""
+    return hashlib.sha256(position.encode()).hexdigest()[:16] + ".txt"
+
+
+def prove_again(args: argparse.Namespace, position: str, entry: dict) -> str:
+    """Proves a sub-proof again with `podium solve --certificate`, for a store made without
+    --certificates or on another machine; returns its certificate's name. The proof gets twice the
+    CPU time it was proved in (at least 10 s): the table's size may make it slower here."""
+    name = certificate_name(position)
+    path = os.path.join(args.certificates, name)
+    os.makedirs(args.certificates, exist_ok=True)
+    cpu_limit = max(10, 2 * -(-(entry.get("cpu_ms") or 0) // 1000))
+    answer = solve_answer(args.engine, args.variant, position, None, args.hash, cpu_limit,
+                          ("--certificate", path))
+    winner = {"p1": "white", "p2": "black"}.get(answer.get("winner")) if answer.get("proven") else None
+    if winner != entry["winner"]:
+        if os.path.exists(path):
+            os.unlink(path)
+        found = f"{winner} wins" if winner else f"not proved within {cpu_limit} s of CPU"
+        raise CampaignError(f"{position}: proved again for its certificate, {found}; the store says "
+                            f"{entry['winner']} wins")
+    print(f"proved again for its certificate: {position}", file=sys.stderr, flush=True)
+    return name
+
+
 def sub_certificate(path: str, position: str, winner: str) -> tuple[list[str], list[str], int]:
     """The header lines (`game`, `board`, `pods`, `placement-liberty`), the step lines and the
     plies of the certificate `path` of the sub-proof of `position`, which `winner` wins."""
@@ -339,10 +364,13 @@ def write_certificate(args: argparse.Namespace) -> str:
         if not entry or entry["winner"] != winner:
             raise CampaignError(f"{position}: the store does not say {winner} wins it")
         if entry.get("by") == "solve":
-            if not entry.get("certificate"):
-                raise CampaignError(f"{position}: its sub-proof wrote no certificate")
-            lines, sub_steps, sub_plies = sub_certificate(
-                os.path.join(args.certificates, entry["certificate"]), position, winner)
+            name = entry.get("certificate")
+            if not name or not os.path.exists(os.path.join(args.certificates, name)):
+                if not args.prove_missing:
+                    raise CampaignError(f"{position}: no certificate of its sub-proof in {args.certificates} "
+                                        "(--prove-missing proves it again)")
+                name = prove_again(args, position, entry)
+            lines, sub_steps, sub_plies = sub_certificate(os.path.join(args.certificates, name), position, winner)
             if header and lines != header:
                 raise CampaignError(f"{entry['certificate']}: another game than the other certificates'")
             header = lines
@@ -572,6 +600,10 @@ def main(argv: list[str]) -> int:
     certificate.add_argument("--variant", default="standard", choices=["standard"], help="the Pods variant")
     certificate.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     certificate.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
+    certificate.add_argument("--prove-missing", action="store_true",
+                             help="prove again each sub-proof whose certificate is not in DIR, writing it there")
+    certificate.add_argument("--hash", type=int, default=64,
+                             help="hash size in MB of each proof with --prove-missing (default 64)")
     book = commands.add_parser("book", help="write the winner's moves of a certificate as a book the engine carries")
     book.add_argument("certificate", help="the certificate read (gzip if it ends in .gz)")
     book.add_argument("out", help="the book written")

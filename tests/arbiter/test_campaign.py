@@ -106,6 +106,31 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertIn("does not settle", done.stderr)
 
+    def test_sub_proofs_without_certificates_are_proved_again_on_request(self):
+        # A store made without --certificates, or whose certificates stayed on another machine.
+        store, certificates, out = self.path("verdicts.jsonl"), self.path("certificates"), self.path("proof.txt")
+        self.walk(store)
+        solved = [entry for entry in lines(store) if entry["by"] == "solve" and entry["winner"]]
+        done = run("certificate", store, out, "--root", ROOT, "--certificates", certificates, "--engine", PODIUM)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("--prove-missing", done.stderr)
+        self.assertFalse(os.path.exists(out))
+        done = run("certificate", store, out, "--root", ROOT, "--certificates", certificates, "--engine", PODIUM,
+                   "--prove-missing", "--hash", "4")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        proved_again = done.stderr.count("proved again for its certificate")
+        self.assertEqual(proved_again, len(os.listdir(certificates)))
+        self.assertTrue(0 < proved_again <= len(solved))
+        # The same certificate as a walk that wrote them as it went.
+        other_store, other_certificates = self.path("other.jsonl"), self.path("other-certificates")
+        self.walk(other_store, "--certificates", other_certificates)
+        other_out = self.path("other.txt")
+        done = run("certificate", other_store, other_out, "--root", ROOT, "--certificates", other_certificates,
+                   "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(out, encoding="utf-8") as mine, open(other_out, encoding="utf-8") as theirs:
+            self.assertEqual(mine.read(), theirs.read())
+
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
         # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
