@@ -312,3 +312,20 @@ fn a_long_perft_answers_isready_at_once_and_stops_on_stop() {
     let (infos, mv) = engine.search("go depth 2", REPLY_TIMEOUT);
     check_search_output(&infos, &mv);
 }
+
+#[test]
+fn go_mate_searches_every_move_and_sees_a_loss_two_plies_sooner() {
+    // 16 plies before the end of a real advanced game (the committed
+    // endgames, scripts/data/pods-endgames-advanced.txt): the side to move
+    // loses. Asked for a mate, the search prunes no move (a proof needs
+    // every one of the loser's answered) and reports the loss at depth 12;
+    // the search of play, which prunes late moves, first sees it at depth 14.
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name Hash value 16");
+    engine.send("newgame advanced");
+    engine.send("position fen i1EB1K/1A2L1/1hnm1N/1J1aMg/kGHf2/F5 b CIcdej 180 45");
+    let (infos, mv) = engine.search("go depth 12 mate 20", REPLY_TIMEOUT);
+    check_search_output(&infos, &mv);
+    let last = infos.iter().rev().find(|line| line.starts_with("info depth ")).expect("an iteration");
+    assert!(last.starts_with("info depth 12 ") && last.contains(" score mate -"), "{infos:?}");
+}

@@ -177,7 +177,7 @@ impl Searcher {
         let single = maxn || brs;
         let mut shared =
             Shared::new(signals, !single && self.lines == 1, timer.hard_limit().map(|hard| clock_start + hard));
-        shared.every_move = limits.prove;
+        shared.every_move = limits.prove || limits.mate.is_some();
         let plan = Plan {
             max_depth: limits
                 .depth

@@ -37,10 +37,10 @@ pub(super) struct Shared<'a> {
     /// thread stops its iteration for it).
     pub(super) helper_proof: Mutex<Option<HelperProof>>,
     pub(super) proof_settles: AtomicBool,
-    /// A search for a proof (`Limits::prove`): every move of every node is
-    /// searched, none left out by late move or futility pruning, nor a
-    /// node cut by its static score, since a proof needs each of the
-    /// loser's moves answered.
+    /// A search for a proof (`Limits::prove`) or a mate (`Limits::mate`):
+    /// every move of every node is searched, none left out by late move or
+    /// futility pruning, nor a node cut by its static score, since a proof
+    /// needs each of the loser's moves answered.
     pub(super) every_move: bool,
 }
 
