@@ -528,27 +528,36 @@ impl<'a, G: SearchGame> Dfpn<'a, G> {
             self.children.resize_with(ply + 1, Vec::new);
         }
         let mut children = std::mem::take(&mut self.children[ply]);
-        children.clear();
         self.moves.clear();
         game.legal_moves(position, &mut self.moves);
         let moves = std::mem::take(&mut self.moves);
         // Every child's key first, so the table's cache misses overlap.
-        for &mv in &moves {
-            let child = game.play(position, mv);
-            let (child_key, child_symmetry) = self.key_of(&child);
-            self.table.prefetch(child_key);
-            children.push(Child {
-                mv,
-                position: child,
-                key: child_key,
-                symmetry: child_symmetry,
-                hash: game.hash(&child),
-                proof: 0,
-                disproof: 0,
-                dependency: NO_DEPENDENCY,
-                plies: 0,
-            });
+        // The children of the last node at this ply are written over in
+        // place: a game's positions may be large.
+        for (index, &mv) in moves.iter().enumerate() {
+            if index < children.len() {
+                game.play_into(position, mv, &mut children[index].position);
+            } else {
+                children.push(Child {
+                    mv,
+                    position: game.play(position, mv),
+                    key: 0,
+                    symmetry: 0,
+                    hash: 0,
+                    proof: 0,
+                    disproof: 0,
+                    dependency: NO_DEPENDENCY,
+                    plies: 0,
+                });
+            }
+            let (key, symmetry) = self.key_of(&children[index].position);
+            self.table.prefetch(key);
+            let child = &mut children[index];
+            let hash = game.hash(&child.position);
+            (child.mv, child.key, child.symmetry, child.hash) = (mv, key, symmetry, hash);
+            (child.proof, child.disproof, child.dependency, child.plies) = (0, 0, NO_DEPENDENCY, 0);
         }
+        children.truncate(moves.len());
         self.moves = moves;
         let mut index = 0;
         while index < children.len() {

@@ -250,8 +250,12 @@ pub(super) struct Prover<'a, G: SearchGame> {
     interrupt: &'a mut dyn FnMut(u64) -> bool,
     /// Nodes visited so far.
     pub(super) nodes: u64,
-    /// Children of the node at each ply, reused.
+    /// Children of the node at each ply, reused: written over in place,
+    /// since a game's positions may be large.
     children: Vec<Vec<Child<G>>>,
+    /// The order the children at each ply are searched in, as indices
+    /// into `children`: sorting these moves no positions.
+    orders: Vec<Vec<u32>>,
     moves: Vec<G::Move>,
     /// For the bounded searches that improve a proof: positions (keyed
     /// with the side asked about) where that side has no win within the
@@ -278,6 +282,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             interrupt,
             nodes: 0,
             children: Vec::new(),
+            orders: Vec::new(),
             moves: Vec::new(),
             no_win_within: HashMap::new(),
         }
@@ -329,17 +334,55 @@ impl<'a, G: SearchGame> Prover<'a, G> {
                 }
             };
         }
-        if self.children.len() <= ply {
-            self.children.resize_with(ply + 1, Vec::new);
-        }
-        let mut children = std::mem::take(&mut self.children[ply]);
-        let outcome = self.search_children(position, mover, &mut children, ply);
-        self.children[ply] = children;
+        let (mut children, mut order) = self.take_buffers(ply);
+        let outcome = self.search_children(position, mover, &mut children, &mut order, ply);
+        (self.children[ply], self.orders[ply]) = (children, order);
         let (mover_wins, plies, mv) = outcome?;
         let best_move = Some(G::move_to_bits(self.game.transform_move(position, mv, symmetry, false)));
         let proven = Proven { mover_wins, plies, best_move };
         self.table.insert(key, proven, self.nodes - nodes_before + 1);
         Ok(proven)
+    }
+
+    /// The children and order buffers of `ply`, taken out of `self` for
+    /// the node's search and put back after it.
+    fn take_buffers(&mut self, ply: usize) -> (Vec<Child<G>>, Vec<u32>) {
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+            self.orders.resize_with(ply + 1, Vec::new);
+        }
+        (std::mem::take(&mut self.children[ply]), std::mem::take(&mut self.orders[ply]))
+    }
+
+    /// Makes `children` the positions after each move of `self.moves`, in
+    /// order, each written over an earlier child where there is one; with
+    /// `keys`, each with its `symmetric_key`, its table bucket fetched.
+    /// `order` lists them all.
+    fn fill_children(
+        &mut self,
+        position: &G::Position,
+        children: &mut Vec<Child<G>>,
+        order: &mut Vec<u32>,
+        keys: bool,
+    ) {
+        let game = self.game;
+        for (index, &mv) in self.moves.iter().enumerate() {
+            if index < children.len() {
+                let child = &mut children[index];
+                game.play_into(position, mv, &mut child.position);
+                (child.mv, child.priority) = (mv, 0);
+            } else {
+                children.push(Child { priority: 0, mv, position: game.play(position, mv), symmetric_key: None });
+            }
+            let child = &mut children[index];
+            child.symmetric_key = keys.then(|| game.symmetric_key(&child.position));
+            if let Some((key, _)) = child.symmetric_key {
+                self.table.prefetch(key ^ self.key_salt);
+            }
+        }
+        children.truncate(self.moves.len());
+        order.clear();
+        order.extend(0..children.len() as u32);
     }
 
     /// Whether `mover` wins by one of the moves in `self.moves`, in how
@@ -349,27 +392,19 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         position: &G::Position,
         mover: usize,
         children: &mut Vec<Child<G>>,
+        order: &mut Vec<u32>,
         ply: usize,
     ) -> Result<(bool, u32, G::Move), Unproven> {
         let game = self.game;
         let mut longest: Option<(u32, G::Move)> = None;
-        children.clear();
         // All children's buckets are fetched at once, then looked at: the
         // table's cache misses overlap instead of coming one after another.
-        let lookahead = self.lookahead;
-        for &mv in &self.moves {
-            let child = game.play(position, mv);
-            let symmetric_key = lookahead.then(|| game.symmetric_key(&child));
-            if let Some((key, _)) = symmetric_key {
-                self.table.prefetch(key ^ self.key_salt);
-            }
-            children.push(Child { priority: 0, mv, position: child, symmetric_key });
-        }
+        self.fill_children(position, children, order, self.lookahead);
         let mut index = 0;
         // At the root, of the wins already proved the quickest is played.
         let mut quickest: Option<(u32, G::Move)> = None;
-        while index < children.len() {
-            let child = &mut children[index];
+        while index < order.len() {
+            let child = &mut children[order[index] as usize];
             if let Some(below) = child.symmetric_key.and_then(|(key, _)| self.table.get(key ^ self.key_salt)) {
                 let plies = below.plies + 1;
                 if self.mover_wins_through(&child.position, mover, below) {
@@ -383,7 +418,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
                 if longest.is_none_or(|(most, _)| plies > most) {
                     longest = Some((plies, child.mv));
                 }
-                children.swap_remove(index);
+                order.swap_remove(index);
                 continue;
             }
             child.priority = game.proof_priority(position, child.mv, &child.position);
@@ -393,8 +428,9 @@ impl<'a, G: SearchGame> Prover<'a, G> {
             return Ok((true, plies, mv));
         }
         // Stable: equal priorities keep the game's order.
-        children.sort_by_key(|child| std::cmp::Reverse(child.priority));
-        for child in children.iter() {
+        order.sort_by_key(|&index| std::cmp::Reverse(children[index as usize].priority));
+        for &index in order.iter() {
+            let child = &children[index as usize];
             let below = self.prove_at(&child.position, child.symmetric_key, ply + 1)?;
             let plies = below.plies + 1;
             if self.mover_wins_through(&child.position, mover, below) {
@@ -540,19 +576,15 @@ impl<'a, G: SearchGame> Prover<'a, G> {
         if limit == 0 {
             return Ok(None);
         }
-        if self.children.len() <= ply {
-            self.children.resize_with(ply + 1, Vec::new);
+        let (mut children, mut order) = self.take_buffers(ply);
+        self.fill_children(position, &mut children, &mut order, false);
+        for child in children.iter_mut() {
+            child.priority = game.proof_priority(position, child.mv, &child.position);
         }
-        let mut children = std::mem::take(&mut self.children[ply]);
-        children.clear();
-        for &mv in &self.moves {
-            let child = game.play(position, mv);
-            let priority = game.proof_priority(position, mv, &child);
-            children.push(Child { priority, mv, position: child, symmetric_key: None });
-        }
-        children.sort_by_key(|child| std::cmp::Reverse(child.priority));
+        order.sort_by_key(|&index| std::cmp::Reverse(children[index as usize].priority));
         let mut found: Result<Option<(u32, G::Move)>, Unproven> = Ok(None);
-        for child in children.iter() {
+        for &index in order.iter() {
+            let child = &children[index as usize];
             match self.wins_within(&child.position, side, limit - 1, ply + 1) {
                 Err(unproven) => {
                     found = Err(unproven);
@@ -575,7 +607,7 @@ impl<'a, G: SearchGame> Prover<'a, G> {
                 }
             }
         }
-        self.children[ply] = children;
+        (self.children[ply], self.orders[ply]) = (children, order);
         let found = found?;
         let Some((plies, mv)) = found else {
             let most = self.no_win_within.entry(failed_key).or_insert(0);
