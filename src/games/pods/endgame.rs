@@ -78,6 +78,22 @@ impl Prospects {
         largest_matching(&self.targets[..self.count])
     }
 
+    /// At most `least`, cheaply: a point counted on is one the other side
+    /// can neither take nor attack, and the matching takes at most one
+    /// pod a point. Lets `standard_verdict` skip the secure targets where
+    /// they cannot decide.
+    fn least_at_most(&self, other: &Prospects) -> u32 {
+        let untouchable = !(other.points | other.attacks);
+        let mut points = Bitboard::EMPTY;
+        let mut pods = 0;
+        for targets in &self.targets[..self.count] {
+            let candidates = *targets & untouchable;
+            points |= candidates;
+            pods += u32::from(!candidates.is_empty());
+        }
+        pods.min(points.count())
+    }
+
     /// The placements `side`, with these prospects, can count on whatever
     /// the other side, with `other`, does (a sound bound).
     fn least(&self, rules: &Rules, position: &Position, side: Side, other: &Prospects) -> u32 {
@@ -182,15 +198,23 @@ pub fn standard_verdict(rules: &Rules, position: &Position) -> Option<(bool, u32
     let them = us.opponent();
     let ours = Prospects::of(rules, position, us);
     let theirs = Prospects::of(rules, position, them);
-    let their_most = theirs.most();
-    let our_least = ours.least(rules, position, us, &theirs);
-    if our_least > their_most {
-        // They run out by their (their_most + 1)th turn.
-        return Some((true, 2 * their_most + 1));
+    // Each test first against a cheap bound, which mostly settles it: the
+    // matchings and the secure targets only where they can decide.
+    let our_bound = ours.least_at_most(&theirs);
+    if our_bound > 0 {
+        let their_most = theirs.most();
+        if our_bound > their_most && ours.least(rules, position, us, &theirs) > their_most {
+            // They run out by their (their_most + 1)th turn.
+            return Some((true, 2 * their_most + 1));
+        }
+    }
+    let their_bound = theirs.least_at_most(&ours);
+    if their_bound == 0 {
+        // Only a side with no placement at all makes none more.
+        return (ours.count == 0).then_some((false, 0));
     }
     let our_most = ours.most();
-    let their_least = theirs.least(rules, position, them, &ours);
-    if our_most <= their_least {
+    if our_most <= their_bound && our_most <= theirs.least(rules, position, them, &ours) {
         // We run out by our (our_most + 1)th turn.
         return Some((false, 2 * our_most));
     }
