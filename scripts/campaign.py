@@ -198,6 +198,8 @@ class Campaign:
         self.proofs_run = 0
         # Proofs run for the root being walked, which --max-proofs limits.
         self.root_proofs = 0
+        # The side to move at the root being walked (--fail-fast).
+        self.root_mover: str | None = None
         self.counts = {"proved": 0, "open": 0, "untried": 0, "other shards'": 0}
         self.cpu_ms = 0
         self.visited: set[str] = set()
@@ -285,6 +287,9 @@ class Campaign:
             if won == mover:
                 self.record({"position": position, "winner": mover, "by": "tree"})
                 return mover
+            if won is None and self.args.fail_fast and mover != self.root_mover:
+                # The root's mover cannot prove this move on this run: on to its next.
+                return None
             unknown |= won is None
         if unknown:
             return None
@@ -586,6 +591,9 @@ def main(argv: list[str]) -> int:
     run.add_argument("--certificates", metavar="DIR", help="write each sub-proof's proof tree there")
     run.add_argument("--max-proofs", type=int, metavar="N",
                      help="stop after N sub-proofs (with --roots, N for each root: a hard one leaves the rest time)")
+    run.add_argument("--fail-fast", action="store_true",
+                     help="where the root's opponent moves, stop at the first reply not proved: the root's mover "
+                          "goes on to its next move (for roots its mover wins; a root it loses stays open)")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
@@ -673,7 +681,7 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         verdicts = []
         for root in roots:
-            campaign.root_proofs = 0
+            campaign.root_proofs, campaign.root_mover = 0, mover_of(root)
             winner = campaign.value(root, 0)
             verdicts.append(winner)
             print(f"root {root}: {winner + ' wins' if winner else 'open'}", flush=True)

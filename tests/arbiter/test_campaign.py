@@ -131,6 +131,24 @@ class Campaign(unittest.TestCase):
         with open(out, encoding="utf-8") as mine, open(other_out, encoding="utf-8") as theirs:
             self.assertEqual(mine.read(), theirs.read())
 
+    def test_fail_fast_leaves_a_move_at_its_first_open_reply(self):
+        # A made-up tree two plies deep: White's first move has an open reply first, its second
+        # move is proved. The walk's sub-proofs are stubbed: what is asked, in which order.
+        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
+        verdicts = {"r11 w": None, "r12 w": "white", "r21 w": "white"}
+        for fail_fast, asked in ((False, ["r11 w", "r12 w", "r21 w"]), (True, ["r11 w", "r21 w"])):
+            args = campaign.argparse.Namespace(
+                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
+                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, fail_fast=fail_fast)
+            walk = campaign.Campaign(args, prove=False)
+            self.addCleanup(walk.engine.close)
+            walk.children = tree
+            calls = []
+            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            walk.root_mover = "white"
+            self.assertEqual(walk.value("root w", 0), "white")
+            self.assertEqual(calls, asked, f"--fail-fast {fail_fast}")
+
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
         # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
