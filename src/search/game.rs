@@ -34,8 +34,9 @@ pub trait GameRules: Sync {
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
 
     /// Makes `child` the position after `mv`, which is legal. `child` holds
-    /// an earlier child of the same node: a game whose positions are large
-    /// can write it in place rather than return a copy to be copied again.
+    /// some earlier position (a child of this node or of another at the
+    /// same ply), nothing to rely on: a game whose positions are large can
+    /// write it in place rather than return a copy to be copied again.
     fn play_into(&self, position: &Self::Position, mv: Self::Move, child: &mut Self::Position) {
         *child = self.play(position, mv);
     }
