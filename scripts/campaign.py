@@ -377,7 +377,7 @@ def write_certificate(args: argparse.Namespace) -> str:
                 name = prove_again(args, position, entry)
             lines, sub_steps, sub_plies = sub_certificate(os.path.join(args.certificates, name), position, winner)
             if header and lines != header:
-                raise CampaignError(f"{entry['certificate']}: another game than the other certificates'")
+                raise CampaignError(f"{name}: another game than the other certificates'")
             header = lines
             for line in sub_steps:
                 steps.setdefault(line.split(" ", 1)[1].rsplit(" ", 1)[0], line)
