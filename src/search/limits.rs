@@ -30,9 +30,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Search until stopped, whatever else is set.
     pub infinite: bool,
-    /// Try hard to prove who wins (where the game bounds its length): as
-    /// many nodes for proofs as for the iterations. `infinite` and `mate`
-    /// imply it.
+    /// Asked for a proof (`podium solve`): the dedicated proof search first
+    /// where the game bounds its length, then iterations that prune no
+    /// move. `infinite` and `mate` also give proofs as many nodes as the
+    /// iterations, and `mate` prunes no move either.
     pub prove: bool,
     /// Stop once a win in at most this many of the side to move's own moves is found.
     pub mate: Option<u32>,
