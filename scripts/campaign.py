@@ -250,11 +250,7 @@ class Campaign:
         after = os.times()
         cpu_ms = round(1000 * ((after.children_user - before.children_user)
                                + (after.children_system - before.children_system)))
-        winner = None
-        if answer.get("proven"):
-            winner = {"p1": "white", "p2": "black"}.get(answer.get("winner"))
-            if winner is None:
-                raise CampaignError(f"podium solve proved {position} without a winner p1 or p2: {answer}")
+        winner = proved_winner(position, answer)
         entry = {"position": position, "winner": winner, "by": "solve", "cpu_limit": self.args.cpu_limit,
                  "cpu_ms": cpu_ms, "nodes": answer.get("nodes", 0),
                  "certificate": os.path.basename(certificate) if certificate and winner else None}
@@ -297,6 +293,16 @@ class Campaign:
         return other(mover)
 
 
+def proved_winner(position: str, answer: dict) -> str | None:
+    """The side `podium solve`'s answer on `position` proves the winner, None if not proved."""
+    if not answer.get("proven"):
+        return None
+    winner = {"p1": "white", "p2": "black"}.get(answer.get("winner"))
+    if winner is None:
+        raise CampaignError(f"podium solve proved {position} without a winner p1 or p2: {answer}")
+    return winner
+
+
 def certificate_name(position: str) -> str:
     """The file name of a sub-proof's certificate: the same position always gets the same name."""
     return hashlib.sha256(position.encode()).hexdigest()[:16] + ".txt"
@@ -312,7 +318,7 @@ def prove_again(args: argparse.Namespace, position: str, entry: dict) -> str:
     cpu_limit = max(10, 2 * -(-(entry.get("cpu_ms") or 0) // 1000))
     answer = solve_answer(args.engine, args.variant, position, None, args.hash, cpu_limit,
                           ("--certificate", path))
-    winner = {"p1": "white", "p2": "black"}.get(answer.get("winner")) if answer.get("proven") else None
+    winner = proved_winner(position, answer)
     if winner != entry["winner"]:
         if os.path.exists(path):
             os.unlink(path)
