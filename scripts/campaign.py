@@ -355,7 +355,8 @@ def write_certificate(args: argparse.Namespace) -> str:
     """Writes one certificate of the root's proof to args.out (gzip if it ends in .gz): the store's
     moves above the sub-proofs (the first child proved a win for the winner where the winner moves,
     every child where the loser does), then each sub-proof's own certificate; a position met twice
-    keeps its first step. Returns a summary line."""
+    keeps its first step, and where two steps of one position differed, the lines only the other
+    one led to are left out. Returns a summary line."""
     store = read_stores(args)
     root = store.get((args.variant, args.root))
     if not root or root["winner"] is None:
@@ -364,7 +365,11 @@ def write_certificate(args: argparse.Namespace) -> str:
     engine = Engine(args.engine, args.variant, 0)
     header: list[str] = []
     steps: dict[str, str] = {}
-    plies, sub_proofs, visited = 0, 0, set()
+    plies, sub_proofs, visited, differed = 0, 0, set(), False
+
+    def keep(position: str, line: str) -> None:
+        nonlocal differed
+        differed |= steps.setdefault(position, line) != line
 
     def walk(position: str, depth: int) -> None:
         nonlocal header, plies, sub_proofs
@@ -386,7 +391,7 @@ def write_certificate(args: argparse.Namespace) -> str:
                 raise CampaignError(f"{name}: another game than the other certificates'")
             header = lines
             for line in sub_steps:
-                steps.setdefault(line.split(" ", 1)[1].rsplit(" ", 1)[0], line)
+                keep(line.split(" ", 1)[1].rsplit(" ", 1)[0], line)
             plies, sub_proofs = max(plies, depth + sub_plies), sub_proofs + 1
             return
         children = engine.moves(position)
@@ -395,7 +400,7 @@ def write_certificate(args: argparse.Namespace) -> str:
                                 if (store.get((args.variant, child)) or {}).get("winner") == winner), (None, None))
             if move is None:
                 raise CampaignError(f"{position}: no move the store proves a win for {winner}")
-            steps.setdefault(position, f"move {position} {move}")
+            keep(position, f"move {position} {move}")
             walk(child, depth + 1)
         else:
             plies = max(plies, depth + 1)
@@ -405,6 +410,8 @@ def write_certificate(args: argparse.Namespace) -> str:
     walk(args.root, 0)
     if not header:
         raise CampaignError("no sub-proof on the proof: nothing says which board and pods")
+    if differed:
+        steps = reached_steps(engine, args.root, steps)
     temporary = args.out + ".writing"
     with open(temporary, "wb") as raw, (
             # No name or time in the gzip header: the same proof makes the same bytes.
@@ -418,6 +425,30 @@ def write_certificate(args: argparse.Namespace) -> str:
         handle.write("end\n")
     os.replace(temporary, args.out)
     return f"{args.out}: {winner} wins {args.root}; {len(steps)} steps, {sub_proofs} sub-proofs, at most {plies} plies"
+
+
+def reached_steps(engine: Engine, root: str, steps: dict[str, str]) -> dict[str, str]:
+    """The steps of `steps` (by position) that the tree from `root` reaches, in their order: the
+    step's move at a position with a `move` step, every move at one without, none below a leaf.
+    (Where two proofs met at a position with different steps, the lines below the step not kept
+    are reached by nothing, and a checker takes them for a faulty writer's.)"""
+    seen, stack = {root}, [root]
+    while stack:
+        position = stack.pop()
+        word, _, rest = steps.get(position, "").partition(" ")
+        if word == "leaf":
+            continue
+        children = engine.moves(position)
+        if word == "move":
+            move = rest.rsplit(" ", 1)[1]
+            children = {child: by for child, by in children.items() if by.lower() == move.lower()}
+            if not children:
+                raise CampaignError(f"{position}: the winner's move {move} is not legal")
+        for child in children:
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    return {position: line for position, line in steps.items() if position in seen}
 
 
 def read_certificate(path: str) -> tuple[dict[str, str], dict[str, str]]:

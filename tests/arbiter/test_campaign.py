@@ -309,6 +309,24 @@ class Campaign(unittest.TestCase):
         self.assertIn("campaign.py: error:", done.stderr)
 
 
+class Certificate(unittest.TestCase):
+    def test_steps_the_tree_does_not_reach_are_left_out(self):
+        # Two proofs met at B with different moves: the one kept (b2) leads to B2, and B3's leaf,
+        # below the other (b3), is reached by nothing.
+        class Moves:
+            children = {"R": {"A": "a1", "B": "b1"}, "A": {"A1": "a2"}, "B": {"B2": "b2", "B3": "b3"}}
+
+            def moves(self, position: str) -> dict[str, str]:
+                return dict(self.children.get(position, {}))
+
+        steps = {"A": "move A a2", "A1": "leaf A1 3", "B": "move B B2", "B2": "leaf B2 5", "B3": "leaf B3 7"}
+        kept = campaign.reached_steps(Moves(), "R", steps)
+        self.assertEqual(list(kept), ["A", "A1", "B", "B2"])
+        steps["B"] = "move B c1"
+        with self.assertRaisesRegex(campaign.CampaignError, "B: the winner's move c1 is not legal"):
+            campaign.reached_steps(Moves(), "R", steps)
+
+
 class Store(unittest.TestCase):
     def test_a_proved_verdict_outweighs_an_unproved_one_whatever_the_order(self):
         unproved = {"variant": "standard", "position": "p", "winner": None, "cpu_limit": 90}
