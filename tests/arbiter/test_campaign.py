@@ -319,7 +319,7 @@ class Certificate(unittest.TestCase):
             def moves(self, position: str) -> dict[str, str]:
                 return dict(self.children.get(position, {}))
 
-        steps = {"A": "move A a2", "A1": "leaf A1 3", "B": "move B B2", "B2": "leaf B2 5", "B3": "leaf B3 7"}
+        steps = {"A": "move A a2", "A1": "leaf A1 3", "B": "move B b2", "B2": "leaf B2 5", "B3": "leaf B3 7"}
         kept = campaign.reached_steps(Moves(), "R", steps)
         self.assertEqual(list(kept), ["A", "A1", "B", "B2"])
         steps["B"] = "move B c1"
