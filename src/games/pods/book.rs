@@ -221,8 +221,9 @@ static KNOWN: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
             }
         }
     }
-    // A stable sort keeps the lines of one position in the books' order.
-    known.sort_by(|a: &&str, b: &&str| without_ply(a).cmp(&without_ply(b)));
+    // Keys found once a line, not at each comparison; the sort keeps the
+    // lines of one position in the books' order.
+    known.sort_by_cached_key(|line| without_ply(line));
     known.dedup_by(|later, earlier| without_ply(later) == without_ply(earlier));
     known
 });
