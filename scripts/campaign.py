@@ -45,7 +45,7 @@ the game then lasts along the tree, as a book the engine carries (src/games/pods
 the book of its proof tree as `podium solve --tree` writes it (the winner's move at every position
 of one proof, for every reply of the loser, down to positions that prove within --leaf-nodes nodes
 where the search in play tries proofs), headed by the command: `DIR/<stem>-NN.txt`, NN the root's
-number in FILE and <stem> FILE's name without its extension (src/games/pods/book.rs lists them). A
+number in FILE and <stem> FILE's name without its extension (the build packs every file there). A
 root not proved within --time-limit seconds is reported and left without one, and so is a root that
 play proves by itself (the tree is empty).
 

@@ -88,9 +88,6 @@ pub trait Session: Send {
     /// A copy of the game, behind a box like this one (what `Clone` for
     /// `Box<dyn Session>` calls).
     fn box_clone(&self) -> Box<dyn Session>;
-    /// Reads now what the game would otherwise read at its first search
-    /// (a book of proved moves), so that no clock pays for it: `isready`.
-    fn prepare(&self) {}
     /// The current position as a position line.
     fn position_line(&self) -> String;
     /// The position's hash key, kept up to date move by move: a position

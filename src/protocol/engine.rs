@@ -166,13 +166,9 @@ impl Engine {
     }
 
     fn is_ready(&mut self) {
-        // The first `isready` is the moment UGI allows the big allocation,
-        // and the game reads its books (not in a search's time).
+        // The first `isready` is the moment UGI allows the big allocation.
         if self.search.is_none() && self.searcher.is_none() {
             self.searcher = Some(self.new_searcher());
-        }
-        if self.search.is_none() {
-            self.session.prepare();
         }
         self.output.line("readyok");
     }

@@ -4,6 +4,7 @@
 mod adapter;
 mod board;
 mod book;
+mod book_table;
 mod endgame;
 mod eval;
 mod moves;

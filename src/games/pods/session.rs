@@ -41,15 +41,6 @@ impl Session for PodsSession {
         Box::new(self.clone())
     }
 
-    /// The proof books are indexed at `isready`, not at the first search of the
-    /// standard game, whose clock would pay for it: 309,994 lines, about
-    /// 0.1 s.
-    fn prepare(&self) {
-        if self.record.rules().variant() == Variant::Standard {
-            super::book::load();
-        }
-    }
-
     fn position_line(&self) -> String {
         self.record.position().to_string()
     }
