@@ -198,8 +198,8 @@ class Campaign:
         self.proofs_run = 0
         # Proofs run for the root being walked, which --max-proofs limits.
         self.root_proofs = 0
-        # The side to move at the root being walked (--fail-fast).
-        self.root_mover: str | None = None
+        # The side the walk tries to prove wins the root being walked (--fail-fast, --winner).
+        self.prover: str | None = None
         self.counts = {"proved": 0, "open": 0, "untried": 0, "other shards'": 0}
         self.cpu_ms = 0
         self.visited: set[str] = set()
@@ -283,8 +283,8 @@ class Campaign:
             if won == mover:
                 self.record({"position": position, "winner": mover, "by": "tree"})
                 return mover
-            if won is None and self.args.fail_fast and mover != self.root_mover:
-                # The root's mover cannot prove this move on this run: on to its next.
+            if won is None and self.args.fail_fast and mover != self.prover:
+                # The prover cannot prove this move of the other side on this run: on to its next.
                 return None
             unknown |= won is None
         if unknown:
@@ -629,8 +629,11 @@ def main(argv: list[str]) -> int:
     run.add_argument("--max-proofs", type=int, metavar="N",
                      help="stop after N sub-proofs (with --roots, N for each root: a hard one leaves the rest time)")
     run.add_argument("--fail-fast", action="store_true",
-                     help="where the root's opponent moves, stop at the first reply not proved: the root's mover "
-                          "goes on to its next move (for roots its mover wins; a root it loses stays open)")
+                     help="where the side that --winner names does not move, stop at the first reply not proved: "
+                          "that side goes on to its next move")
+    run.add_argument("--winner", choices=["mover", "white", "black"], default="mover",
+                     help="the side --fail-fast tries to prove wins each root (default: the root's mover; black "
+                          "for roots whose white moves are refuted but a few)")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
@@ -718,7 +721,8 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         verdicts = []
         for root in roots:
-            campaign.root_proofs, campaign.root_mover = 0, mover_of(root)
+            campaign.root_proofs = 0
+            campaign.prover = mover_of(root) if args.winner == "mover" else args.winner
             winner = campaign.value(root, 0)
             verdicts.append(winner)
             print(f"root {root}: {winner + ' wins' if winner else 'open'}", flush=True)

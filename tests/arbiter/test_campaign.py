@@ -145,9 +145,29 @@ class Campaign(unittest.TestCase):
             walk.children = tree
             calls = []
             walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
-            walk.root_mover = "white"
+            walk.prover = "white"
             self.assertEqual(walk.value("root w", 0), "white")
             self.assertEqual(calls, asked, f"--fail-fast {fail_fast}")
+
+    def test_fail_fast_for_the_other_side_tries_its_replies_until_one_proves(self):
+        # White to move at the root, Black the side to prove: every White move needs a Black reply
+        # proved; Black's first reply to m1 stays open, so its second is asked, and m1's refutation
+        # found, m2 is walked too; with White the prover the walk leaves m1 at its open reply.
+        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
+        verdicts = {"r11 w": None, "r12 w": "black", "r21 w": "black"}
+        for prover, asked, winner in (("black", ["r11 w", "r12 w", "r21 w"], "black"),
+                                      ("white", ["r11 w", "r21 w"], None)):
+            args = campaign.argparse.Namespace(
+                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
+                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, fail_fast=True)
+            walk = campaign.Campaign(args, prove=False)
+            self.addCleanup(walk.engine.close)
+            walk.children = tree
+            calls = []
+            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            walk.prover = prover
+            self.assertEqual(walk.value("root w", 0), winner, prover)
+            self.assertEqual(calls, asked, prover)
 
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
