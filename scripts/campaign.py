@@ -9,6 +9,7 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
     campaign.py merge OUT FILE...
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
+                           [--open-roots] [--engine PATH]
     campaign.py book CERTIFICATE OUT [--engine PATH]
     campaign.py trees STORE --roots FILE --out DIR [--also FILE ...] [--hash MB] [--leaf-nodes N]
                           [--time-limit S] [--jobs N] [--engine PATH]
@@ -51,7 +52,9 @@ play proves by itself (the tree is empty).
 
 `status` prints the root's verdict (with --roots, how many of the roots are proved), the count of
 sub-proofs proved and open (with the CPU time they were given) and of positions above them
-settled, and the CPU time spent.
+settled, and the CPU time spent; with --open-roots, for each open root how many of its mover's
+moves are refuted, and the open move with most replies proved for the mover (a root refuted but
+for a few moves is walked with `run --winner` for the other side).
 
 Python 3.11 standard library only.
 """
@@ -66,6 +69,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from podium.verdicts import SIDES, StoreError, append, better, read_store
@@ -291,6 +295,35 @@ class Campaign:
             return None
         self.record({"position": position, "winner": other(mover), "by": "tree"})
         return other(mover)
+
+
+def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | None],
+               roots: list[str]) -> Iterator[str]:
+    """A line for each open root: how many of its mover's moves the other side is proved to win
+    (refuted), and of the moves still open the one with most replies proved for the mover, with
+    those replies left open where at most three are. A root refuted but for a few moves, their
+    replies not proved for the mover, is likely the other side's (`run --winner`); one move whose
+    replies are proved but for a few names the sub-proofs that may settle it."""
+    for number, root in enumerate(roots, 1):
+        if winner(root):
+            continue
+        mover = mover_of(root)
+        children = moves(root)
+        refuted = sum(winner(child) == other(mover) for child in children)
+        line = f"{number}: {len(children)} moves of {mover}, {refuted} refuted"
+        best: tuple[int, int, list[str]] | None = None
+        for child in children:
+            if winner(child):
+                continue
+            replies = moves(child)
+            proved = sum(winner(reply) == mover for reply in replies)
+            if best is None or proved > best[0]:
+                best = (proved, len(replies), [reply for reply in replies if winner(reply) != mover])
+        if best:
+            line += f"; the open move with most replies proved for {mover}: {best[0]} of {best[1]}"
+            if len(best[2]) <= 3:
+                line += ", open: " + ", ".join(best[2])
+        yield line
 
 
 def proved_winner(position: str, answer: dict) -> str | None:
@@ -632,14 +665,17 @@ def main(argv: list[str]) -> int:
                      help="where the side that --winner names does not move, stop at the first reply not proved: "
                           "that side goes on to its next move")
     run.add_argument("--winner", choices=["mover", "white", "black"], default="mover",
-                     help="the side --fail-fast tries to prove wins each root (default: the root's mover; black "
-                          "for roots whose white moves are refuted but a few)")
+                     help="the side --fail-fast tries to prove wins each root (default: the root's mover; the "
+                          "other side for roots refuted but for a few moves: status --open-roots)")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")
     status.add_argument("store", help="the verdicts store")
     add_root_arguments(status)
     status.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    status.add_argument("--open-roots", action="store_true",
+                        help="for each open root, its moves refuted and the open move nearest a proof (minutes)")
+    status.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary, for --open-roots")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
     certificate.add_argument("out", help="the certificate written (gzip if it ends in .gz)")
@@ -709,6 +745,15 @@ def main(argv: list[str]) -> int:
                 print(tally(verdicts))
             else:
                 print(f"root {args.root}: {verdicts[0] + ' wins' if verdicts[0] else 'open'}")
+            if args.open_roots:
+                engine = Engine(args.engine, args.variant, 0)
+                try:
+                    for line in open_roots(lambda position: list(engine.moves(position)),
+                                           lambda position: (store.get((args.variant, position)) or {}).get("winner"),
+                                           roots):
+                        print(line, flush=True)
+                finally:
+                    engine.close()
             solved = [entry for entry in store.values() if entry.get("by") == "solve"]
             proved = sum(entry["winner"] is not None for entry in solved)
             cpu = sum(entry.get("cpu_ms") or 0 for entry in solved) / 1000

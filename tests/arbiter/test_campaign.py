@@ -169,6 +169,15 @@ class Campaign(unittest.TestCase):
             self.assertEqual(walk.value("root w", 0), winner, prover)
             self.assertEqual(calls, asked, prover)
 
+    def test_open_roots_count_the_refuted_moves_and_name_the_replies_left(self):
+        # Root 1 is proved and left out; root 2: White's m1 refuted, m2 with one of two replies
+        # proved for White, the other named; m3 with none.
+        tree = {"r2 w": ["m1 b", "m2 b", "m3 b"], "m2 b": ["x w", "y w"], "m3 b": ["z w"]}
+        verdicts = {"r1 w": "white", "m1 b": "black", "x w": "white"}
+        lines = list(campaign.open_roots(lambda position: tree.get(position, []), verdicts.get, ["r1 w", "r2 w"]))
+        self.assertEqual(lines, ["2: 3 moves of white, 1 refuted; the open move with most replies proved for "
+                                 "white: 1 of 2, open: y w"])
+
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
         # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
