@@ -237,7 +237,8 @@ class Campaign:
         if shard_of(position, shards) != shard:
             self.count(position, entry, "other shards'")
             return None
-        if not self.prove or (self.args.max_proofs is not None and self.root_proofs >= self.args.max_proofs):
+        if (not self.prove or self.args.settle
+                or (self.args.max_proofs is not None and self.root_proofs >= self.args.max_proofs)):
             self.count(position, entry, "untried")
             return None
         self.proofs_run += 1
@@ -667,6 +668,9 @@ def main(argv: list[str]) -> int:
     run.add_argument("--winner", choices=["mover", "white", "black"], default="mover",
                      help="the side --fail-fast tries to prove wins each root (default: the root's mover; the "
                           "other side for roots refuted but for a few moves: status --open-roots)")
+    run.add_argument("--settle", action="store_true",
+                     help="prove nothing new: record what the stores already settle (after a merge of stores "
+                          "that proved different parts of a root)")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")

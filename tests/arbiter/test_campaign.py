@@ -139,7 +139,7 @@ class Campaign(unittest.TestCase):
         for fail_fast, asked in ((False, ["r11 w", "r12 w", "r21 w"]), (True, ["r11 w", "r21 w"])):
             args = campaign.argparse.Namespace(
                 engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
-                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, fail_fast=fail_fast)
+                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, settle=False, fail_fast=fail_fast)
             walk = campaign.Campaign(args, prove=False)
             self.addCleanup(walk.engine.close)
             walk.children = tree
@@ -159,7 +159,7 @@ class Campaign(unittest.TestCase):
                                       ("white", ["r11 w", "r21 w"], None)):
             args = campaign.argparse.Namespace(
                 engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
-                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, fail_fast=True)
+                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, settle=False, fail_fast=True)
             walk = campaign.Campaign(args, prove=False)
             self.addCleanup(walk.engine.close)
             walk.children = tree
@@ -305,6 +305,28 @@ class Campaign(unittest.TestCase):
         again = self.walk(merged)
         self.assertIn("this run 0 proofs", again.stdout)
         self.assertRegex(again.stdout, rf"root {ROOT}: (white|black) wins")
+
+    def test_settle_records_what_the_stores_prove_and_proves_nothing(self):
+        # A made-up tree two plies deep whose sub-proofs are all in the stores, r11 open: a walk
+        # that may not prove settles the root from them and writes what it settled; a walk whose
+        # limit of proofs is spent before it starts settles nothing.
+        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
+        store = self.path("settled.jsonl")
+        for settle, winner in ((True, "white"), (False, None)):
+            args = campaign.argparse.Namespace(
+                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=store,
+                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None if settle else 0, settle=settle,
+                fail_fast=False)
+            walk = campaign.Campaign(args, prove=True)
+            self.addCleanup(walk.engine.close)
+            walk.children = tree
+            walk.store = {("standard", "r12 w"): {"winner": "black"}, ("standard", "r21 w"): {"winner": "white"},
+                          ("standard", "r11 w"): {"winner": None, "cpu_limit": 30}}
+            walk.prover = "white"
+            self.assertEqual(walk.value("root w", 0), winner)
+            self.assertEqual(walk.proofs_run, 0)
+        self.assertEqual([(entry["position"], entry["winner"], entry["by"]) for entry in lines(store)],
+                         [("m1 b", "black", "tree"), ("m2 b", "white", "tree"), ("root w", "white", "tree")])
 
     def test_moves_come_best_first_for_the_side_to_move(self):
         # After Black's first move from ROOT, White wins: the child the search orders first is a
