@@ -5,7 +5,8 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
 
     campaign.py run STORE [--root POSITION | --roots FILE] [--variant standard] [--split 4] [--cpu-limit S]
                           [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
-                          [--max-proofs N] [--order-nodes N] [--engine PATH]
+                          [--max-proofs N] [--fail-fast [--winner mover|white|black]] [--settle]
+                          [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
@@ -678,7 +679,8 @@ def main(argv: list[str]) -> int:
     add_root_arguments(status)
     status.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     status.add_argument("--open-roots", action="store_true",
-                        help="for each open root, its moves refuted and the open move nearest a proof (minutes)")
+                        help="for each open root, its moves refuted and the open move nearest a proof "
+                             "(an engine round a position looked at)")
     status.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary, for --open-roots")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
