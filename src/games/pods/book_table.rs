@@ -53,8 +53,9 @@ pub fn position_key(line: &str) -> Option<&str> {
 /// The 64-bit hash records are sorted and found by: FNV-1a over the key's
 /// text, then the SplitMix64 finaliser to spread its bits. The build
 /// refuses two keys with one hash; a position outside the books meets a
-/// book's hash with odds of about one in 3.6e13 (0.5 million of 2^64), and
-/// its move is then still checked legal before it is given.
+/// book's hash with odds of the records' count over 2^64 (about one in
+/// 3e13 with 0.6 million), and its move is then still checked legal
+/// before it is given.
 pub fn key_hash(key: &str) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in key.bytes() {
