@@ -49,6 +49,23 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         return done
 
+    # The two-ply stub tree of the walk tests below: White's two moves, Black's replies to them.
+    STUB_TREE = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
+
+    def stub_walk(self, prover: str, *, prove: bool = False, store: str = "unused.jsonl",
+                  **options) -> campaign.Campaign:
+        """A walk of STUB_TREE two plies down for `prover`, nothing proved in advance; `options`
+        override run's defaults (fail_fast, settle, max_proofs)."""
+        arguments = {"fail_fast": False, "settle": False, "max_proofs": None, **options}
+        args = campaign.argparse.Namespace(
+            engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path(store),
+            split=2, cpu_limit=1, shard=(0, 1), **arguments)
+        walk = campaign.Campaign(args, prove=prove)
+        self.addCleanup(walk.engine.close)
+        walk.children = self.STUB_TREE
+        walk.prover = prover
+        return walk
+
     def test_a_stopped_campaign_goes_on_where_it_stopped_and_agrees_with_one_proof(self):
         store = self.path("verdicts.jsonl")
         first = self.walk(store, "--max-proofs", "3", "--certificates", self.path("certificates"))
@@ -134,18 +151,11 @@ class Campaign(unittest.TestCase):
     def test_fail_fast_leaves_a_move_at_its_first_open_reply(self):
         # A made-up tree two plies deep: White's first move has an open reply first, its second
         # move is proved. The walk's sub-proofs are stubbed: what is asked, in which order.
-        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
         verdicts = {"r11 w": None, "r12 w": "white", "r21 w": "white"}
         for fail_fast, asked in ((False, ["r11 w", "r12 w", "r21 w"]), (True, ["r11 w", "r21 w"])):
-            args = campaign.argparse.Namespace(
-                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
-                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, settle=False, fail_fast=fail_fast)
-            walk = campaign.Campaign(args, prove=False)
-            self.addCleanup(walk.engine.close)
-            walk.children = tree
+            walk = self.stub_walk("white", fail_fast=fail_fast)
             calls = []
             walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
-            walk.prover = "white"
             self.assertEqual(walk.value("root w", 0), "white")
             self.assertEqual(calls, asked, f"--fail-fast {fail_fast}")
 
@@ -153,19 +163,12 @@ class Campaign(unittest.TestCase):
         # White to move at the root, Black the side to prove: every White move needs a Black reply
         # proved; Black's first reply to m1 stays open, so its second is asked, and m1's refutation
         # found, m2 is walked too; with White the prover the walk leaves m1 at its open reply.
-        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
         verdicts = {"r11 w": None, "r12 w": "black", "r21 w": "black"}
         for prover, asked, winner in (("black", ["r11 w", "r12 w", "r21 w"], "black"),
                                       ("white", ["r11 w", "r21 w"], None)):
-            args = campaign.argparse.Namespace(
-                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path("unused.jsonl"),
-                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None, settle=False, fail_fast=True)
-            walk = campaign.Campaign(args, prove=False)
-            self.addCleanup(walk.engine.close)
-            walk.children = tree
+            walk = self.stub_walk(prover, fail_fast=True)
             calls = []
             walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
-            walk.prover = prover
             self.assertEqual(walk.value("root w", 0), winner, prover)
             self.assertEqual(calls, asked, prover)
 
@@ -310,22 +313,15 @@ class Campaign(unittest.TestCase):
         # A made-up tree two plies deep whose sub-proofs are all in the stores, r11 open: a walk
         # that may not prove settles the root from them and writes what it settled; a walk whose
         # limit of proofs is spent before it starts settles nothing.
-        tree = {"root w": ["m1 b", "m2 b"], "m1 b": ["r11 w", "r12 w"], "m2 b": ["r21 w"]}
-        store = self.path("settled.jsonl")
         for settle, winner in ((True, "white"), (False, None)):
-            args = campaign.argparse.Namespace(
-                engine=PODIUM, variant="standard", order_nodes=0, also=[], store=store,
-                split=2, cpu_limit=1, shard=(0, 1), max_proofs=None if settle else 0, settle=settle,
-                fail_fast=False)
-            walk = campaign.Campaign(args, prove=True)
-            self.addCleanup(walk.engine.close)
-            walk.children = tree
+            walk = self.stub_walk("white", prove=True, store="settled.jsonl", settle=settle,
+                                  max_proofs=None if settle else 0)
             walk.store = {("standard", "r12 w"): {"winner": "black"}, ("standard", "r21 w"): {"winner": "white"},
                           ("standard", "r11 w"): {"winner": None, "cpu_limit": 30}}
-            walk.prover = "white"
             self.assertEqual(walk.value("root w", 0), winner)
             self.assertEqual(walk.proofs_run, 0)
-        self.assertEqual([(entry["position"], entry["winner"], entry["by"]) for entry in lines(store)],
+        written = lines(self.path("settled.jsonl"))
+        self.assertEqual([(entry["position"], entry["winner"], entry["by"]) for entry in written],
                          [("m1 b", "black", "tree"), ("m2 b", "white", "tree"), ("root w", "white", "tree")])
 
     def test_moves_come_best_first_for_the_side_to_move(self):
