@@ -6,7 +6,7 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
     campaign.py run STORE [--root POSITION | --roots FILE] [--variant standard] [--split 4] [--cpu-limit S]
                           [--hash MB] [--certificates DIR] [--also FILE ...] [--shard I/N]
                           [--max-proofs N] [--fail-fast [--winner mover|white|black]] [--settle]
-                          [--order-nodes N] [--engine PATH]
+                          [--deepen N] [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
@@ -26,7 +26,9 @@ verdict is appended to STORE at once (scripts/podium/verdicts.py: the format scr
 reads and writes), nodes above the sub-proofs too, once their children settle them: a stop loses
 at most the sub-proof being proved, and a rerun skips whatever STORE (and every --also FILE, read
 only) already settles, and every sub-proof already tried with as much CPU time. A larger
---cpu-limit tries the open sub-proofs again.
+--cpu-limit tries the open sub-proofs again; --deepen N walks on below those left open at
+--cpu-limit, their children sub-proofs in turn, down to N plies more, so that the walk goes deeper
+only where the proofs at --split did not end.
 
 Many machines, or many cores: --shard I/N proves only the sub-proofs whose position falls in
 shard I of N (by a hash of the position line; I from 0), each shard appending to a store of its
@@ -268,6 +270,11 @@ class Campaign:
               file=sys.stderr, flush=True)
         return winner
 
+    def tried(self, position: str) -> bool:
+        """Whether a proof of `position` was run with --cpu-limit or more and did not end it."""
+        entry = self.known(position)
+        return bool(entry and entry["winner"] is None and (entry.get("cpu_limit") or 0) >= self.args.cpu_limit)
+
     def value(self, position: str, depth: int) -> str | None:
         """The side that wins `position`, None while open."""
         if self.args.max_proofs is not None and self.root_proofs >= self.args.max_proofs:
@@ -276,7 +283,10 @@ class Campaign:
         if entry and entry["winner"] is not None and depth < self.args.split:
             return entry["winner"]
         if depth >= self.args.split:
-            return self.sub_proof(position)
+            verdict = self.sub_proof(position)
+            if verdict or depth >= self.args.split + self.args.deepen or not self.tried(position):
+                return verdict
+            # Open at --cpu-limit: its children are sub-proofs in turn, down to --deepen plies more.
         if position not in self.children:
             self.children[position] = self.engine.children(position)
         children = self.children[position]
@@ -649,6 +659,9 @@ def add_walk_arguments(parser: argparse.ArgumentParser) -> None:
     add_root_arguments(parser)
     parser.add_argument("--split", type=int, default=4, help="plies from the root to the sub-proofs (default 4)")
     parser.add_argument("--cpu-limit", type=int, default=10, metavar="S", help="CPU seconds per sub-proof")
+    parser.add_argument("--deepen", type=int, default=0, metavar="N",
+                        help="walk on below a sub-proof left open at --cpu-limit, each position down to N plies "
+                             "more a sub-proof in turn (default 0)")
     parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores, read only")
     parser.add_argument("--shard", type=parse_shard, default=(0, 1), metavar="I/N", help="this shard's sub-proofs only")
     parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
@@ -736,9 +749,9 @@ def main(argv: list[str]) -> int:
             if min(args.jobs, args.time_limit, args.hash, args.leaf_nodes) < 1:
                 parser.error("--jobs, --time-limit, --hash and --leaf-nodes must be positive")
             return 1 if write_trees(args) else 0
-        if args.command == "run" and (args.split < 0 or args.cpu_limit < 1 or args.hash < 1
-                                     or args.order_nodes < 0):
-            parser.error("--split and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
+        if args.command == "run" and (min(args.split, args.deepen, args.order_nodes) < 0 or args.cpu_limit < 1
+                                     or args.hash < 1):
+            parser.error("--split, --deepen and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
         if args.command == "certificate":
             print(write_certificate(args))

@@ -55,11 +55,12 @@ class Campaign(unittest.TestCase):
     def stub_walk(self, prover: str, *, prove: bool = False, store: str = "unused.jsonl",
                   **options) -> campaign.Campaign:
         """A walk of STUB_TREE two plies down for `prover`, nothing proved in advance; `options`
-        override run's defaults (fail_fast, settle, max_proofs)."""
-        arguments = {"fail_fast": False, "settle": False, "max_proofs": None, **options}
+        override run's defaults (fail_fast, settle, max_proofs, deepen, cpu_limit)."""
+        arguments = {"fail_fast": False, "settle": False, "max_proofs": None, "deepen": 0, "cpu_limit": 1,
+                     **options}
         args = campaign.argparse.Namespace(
             engine=PODIUM, variant="standard", order_nodes=0, also=[], store=self.path(store),
-            split=2, cpu_limit=1, shard=(0, 1), **arguments)
+            split=2, shard=(0, 1), **arguments)
         walk = campaign.Campaign(args, prove=prove)
         self.addCleanup(walk.engine.close)
         walk.children = self.STUB_TREE
@@ -171,6 +172,24 @@ class Campaign(unittest.TestCase):
             walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
             self.assertEqual(walk.value("root w", 0), winner, prover)
             self.assertEqual(calls, asked, prover)
+
+    def test_deepen_walks_on_below_a_sub_proof_left_open_at_the_cpu_limit(self):
+        # r11 was tried at the CPU limit and left open; below it, White's move s1 wins for White.
+        # With --deepen 1 the walk asks s1, which settles r11, then m1 and the root; without, it
+        # stops at r11 and goes on to m2, whose r21 is open; and a higher CPU limit than the one
+        # tried asks r11 again rather than walking below it.
+        tree = {**self.STUB_TREE, "r11 w": ["s1 b", "s2 b"], "r21 w": ["t1 b"]}
+        verdicts = {"r11 w": None, "r12 w": "white", "r21 w": None, "s1 b": "white"}
+        for deepen, cpu_limit, asked, winner in ((1, 1, ["r11 w", "s1 b", "r12 w"], "white"),
+                                                 (0, 1, ["r11 w", "r12 w", "r21 w"], None),
+                                                 (1, 2, ["r11 w", "r12 w", "r21 w"], None)):
+            walk = self.stub_walk("white", deepen=deepen, cpu_limit=cpu_limit)
+            walk.children = tree
+            walk.store = {("standard", "r11 w"): {"winner": None, "cpu_limit": 1}}
+            calls = []
+            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            self.assertEqual(walk.value("root w", 0), winner, f"--deepen {deepen} --cpu-limit {cpu_limit}")
+            self.assertEqual(calls, asked, f"--deepen {deepen} --cpu-limit {cpu_limit}")
 
     def test_open_roots_count_the_refuted_moves_and_name_the_replies_left(self):
         # Root 1 is proved and left out; root 2: White's m1 refuted, m2 with one of two replies
