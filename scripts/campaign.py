@@ -458,9 +458,10 @@ def write_certificate(args: argparse.Namespace) -> str:
     if differed:
         steps = reached_steps(engine, args.root, steps)
     temporary = args.out + ".writing"
+    # No name or time in the gzip header: the same proof makes the same bytes.
+    compress = args.out.endswith(".gz")
     with open(temporary, "wb") as raw, (
-            # No name or time in the gzip header: the same proof makes the same bytes.
-            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) if args.out.endswith(".gz") else raw) as binary, \
+            gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) if compress else raw) as binary, \
             io.TextIOWrapper(binary, encoding="utf-8") as handle:
         handle.write("# A proof of who wins a Pods position: docs/solving.md says how to read and check it.\n")
         handle.write("certificate 1\n" + "\n".join(header) + "\n")
@@ -749,8 +750,8 @@ def main(argv: list[str]) -> int:
             if min(args.jobs, args.time_limit, args.hash, args.leaf_nodes) < 1:
                 parser.error("--jobs, --time-limit, --hash and --leaf-nodes must be positive")
             return 1 if write_trees(args) else 0
-        if args.command == "run" and (min(args.split, args.deepen, args.order_nodes) < 0 or args.cpu_limit < 1
-                                     or args.hash < 1):
+        if args.command == "run" and (min(args.split, args.deepen, args.order_nodes) < 0
+                                      or min(args.cpu_limit, args.hash) < 1):
             parser.error("--split, --deepen and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
         if args.command == "certificate":

@@ -87,7 +87,8 @@ class Player:
                          f"(options: {', '.join(OPTION_NAMES.values())})")
         _, low, high = SPINS[name]
         if not value.isdigit() or not low <= int(value) <= high:
-            return reply(f"info string error: {OPTION_NAMES[name]}: '{value}' is not a whole number from {low} to {high}")
+            return reply(f"info string error: {OPTION_NAMES[name]}: '{value}' is not a whole number "
+                         f"from {low} to {high}")
         self.settings[name] = int(value)
         if name == "seed":
             self.reseed()

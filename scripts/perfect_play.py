@@ -162,7 +162,8 @@ def main(argv: list[str]) -> int:
                 verdicts[opening] = winner
                 if args.verdicts:
                     append(args.verdicts, {**opening.as_json(), "winner": winner})
-                print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position}", file=sys.stderr, flush=True)
+                print(f"{done}/{len(wanted)}: {winner or 'not proved'}: {opening.position}", file=sys.stderr,
+                      flush=True)
     except (UsageError, VerdictError, SolveError) as error:
         print(f"perfect_play.py: error: {error}", file=sys.stderr)
         return 2

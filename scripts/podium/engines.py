@@ -43,8 +43,8 @@ class Player(EngineDriver):
     def configure(self) -> None:
         """Sets the game's options and the engine's own (option.NAME=), confirmed by isready: an
         option refused (`info string error`) raises OptionRefused with the engine's words."""
-        commands = [self.set_option(name, value) for name, value in [*self.rules.engine_options(),
-                                                                      *self.spec.options.items()]]
+        options = [*self.rules.engine_options(), *self.spec.options.items()]
+        commands = [self.set_option(name, value) for name, value in options]
         if not (first_refusals := info_messages(self.sync(), "error")):
             return
         for command in commands:  # which was refused: each again, on its own (setting an option twice is harmless)

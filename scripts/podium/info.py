@@ -319,7 +319,7 @@ def parse_eval(line: str, players: int) -> Evaluation | None:
             words = part.split()
             if words and words[0] in SEAT_OF_COLOUR:
                 seats[SEAT_OF_COLOUR[words[0]]] = {key: value for key, value in _terms(words[1:]).items()
-                                                  if isinstance(value, int)}
+                                                   if isinstance(value, int)}
         total = terms.get("score")
     if not isinstance(total, int):
         return None

@@ -244,7 +244,7 @@ def board_legend_rows(boards: dict[str, PodsBoard | PoldrBoard]) -> list[tuple[s
             (_key_svg(_hand_key(pod, "hand")), "a pod in its side&#x2019;s hand, yet to be placed"),
             (_key_svg(_hand_key(pod, "board")), "faint: a pod of that hand now on the board"),
             (_key_svg(_hand_key(pod, "out")), "faint and crossed out: a pod out of the game (removed, "
-                                                "advanced game)"),
+                                              "advanced game)"),
             (_key_svg('<rect class="band" data-to-move="true" x="-16" y="-11" width="32" height="22" rx="4"/>'),
              "the hand of the side to move"),
         ]

@@ -258,9 +258,7 @@ def record_problem(record: dict) -> str | None:
     return None
 
 
-
 # -- files
-
 
 class RecordFile:
     """The match's settings first (header.py), then one JSON line per finished game, each flushed to

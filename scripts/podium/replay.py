@@ -236,4 +236,3 @@ def parse_pod_set(text: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], .
 
 def _field(lines: list[str], prefix: str) -> str | None:
     return next((line[len(prefix):].strip() for line in lines if line.startswith(prefix)), None)
-

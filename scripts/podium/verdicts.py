@@ -56,7 +56,8 @@ def read_store(path: str, store: dict[tuple[str, str], dict] | None = None) -> d
                     if entry["winner"] not in (None, *SIDES) or not all(isinstance(part, str) for part in key):
                         raise TypeError
                 except (json.JSONDecodeError, KeyError, TypeError):
-                    raise StoreError(f"{path}: line {number}: not a verdict (docs/solving.md, the verdicts store)") from None
+                    raise StoreError(f"{path}: line {number}: not a verdict "
+                                     "(docs/solving.md, the verdicts store)") from None
                 if better(entry, store.get(key)):
                     store[key] = entry
     except (OSError, UnicodeDecodeError) as error:

@@ -95,7 +95,8 @@ class UsageTest(unittest.TestCase):
         self.assert_usage_error("--engine", f"cmd={fake_engine}", "--engine", f"cmd={fake_engine}",
                                 mentions="required")
         self.assert_usage_error("compliance", mentions="exactly one --engine")
-        self.assert_usage_error("compliance", "--engine", "cmd=/no/such/engine", mentions="cannot start /no/such/engine")
+        self.assert_usage_error("compliance", "--engine", "cmd=/no/such/engine",
+                                mentions="cannot start /no/such/engine")
         self.assert_usage_error("--engine", fake("mute"), "--engine", f"cmd={fake_engine}", "--depth", "1",
                                 "--startup-timeout", "0.2", mentions="no ugiok within 0.2 s")
 
@@ -340,7 +341,6 @@ class FaultTest(unittest.TestCase):
         self.assert_all_lost(self.play_against("garbage", "--depth", "1"), "garbage", "protocol error")
         self.assert_all_lost(self.play_against("badmove", "--depth", "1"), "badmove", "protocol error")
 
-
     def test_overlong_line_is_a_protocol_error(self):
         records = self.play_against("longline", "--depth", "1", "--stall-timeout", "2")
         self.assert_all_lost(records, "longline", "protocol error")
@@ -376,6 +376,7 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
         self.assertEqual(after, "after")
         self.assertLess(int(megabytes), 60, "the reader kept the long line")
 
+
 @NEEDS_PODIUM
 class ResumeTest(unittest.TestCase):
     def test_resume_plays_only_the_missing_games_with_the_same_openings(self):
@@ -399,7 +400,6 @@ class ResumeTest(unittest.TestCase):
         openings = {record["index"]: record["opening"] for record in full}
         for record in resumed:
             self.assertEqual(record["opening"], openings[record["index"]])
-
 
     def test_resume_alone_goes_on_with_the_settings_recorded(self):
         run = ArbiterRun(self)
@@ -439,6 +439,7 @@ class ResumeTest(unittest.TestCase):
         page = run.run("report", run.records, "-o", os.path.join(run.dir.name, "match.html"), "--engine", PODIUM)
         self.assertEqual(page.returncode, 0, page.stderr)
         self.assertIn("4 games", page.stdout)
+
 
 POLDR = ["--game", "poldr", "--size", "4", "--bricks", "8"]  # small: a game lasts about 20 plies
 NATURAL_ENDINGS = ("last brick", "most bricks")
@@ -696,6 +697,7 @@ class ShardTest(unittest.TestCase):
         done = run.run("merge", *files, "-o", merged)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(done.stdout.replace(merged, run.records), report)
+
         def same(record: dict) -> dict:
             return {key: record[key] for key in self.SAME if key in record}
         one_run = sorted(run.read_records(), key=lambda record: record["index"])
@@ -744,6 +746,7 @@ class ShardTest(unittest.TestCase):
                          [list(range(1, 7)), list(range(7, 13))])  # a group's six seatings stay together
         self.assertIn("one: 12 games, won", report)
         self.check_merged(run, files, report)
+
 
 @NEEDS_PODIUM
 class RandomMoverTest(PoldrRecordChecks):
@@ -872,7 +875,6 @@ class InterruptTest(unittest.TestCase):
         self.assertIn("interrupted", stderr)
         self.assertTrue(wait_for(lambda: not processes_tagged(tag), 5), f"left behind: {processes_tagged(tag)}")
 
-
     def test_interrupt_with_a_log_prints_no_traceback(self):
         # Workers were still writing to the log (an engine's `quit`) after it was closed, and printed
         # a ValueError in most runs; the shutdown now ends the workers first. Two runs, two signals.
@@ -894,6 +896,7 @@ class InterruptTest(unittest.TestCase):
             self.assertTrue(stderr.endswith(interrupted), stderr)
             with open(log, encoding="utf-8") as handle:
                 self.assertIn("uginewgame", handle.read())
+
 
 def wait_for(condition, seconds: float) -> bool:
     deadline = time.monotonic() + seconds

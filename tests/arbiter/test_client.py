@@ -164,8 +164,10 @@ class ClientTest(unittest.TestCase):
         engine.set_position(after_one)
         # Values the engine cannot read: errors.
         for call, message in (
-                (lambda: engine.new_game("poldr", players=4), r"^newgame: Players: '4' is not a whole number from 2 to 3$"),
-                (lambda: engine.new_game("standard", size=5), r"^newgame: unexpected 'size', expected the settings of one game "),
+                (lambda: engine.new_game("poldr", players=4),
+                 r"^newgame: Players: '4' is not a whole number from 2 to 3$"),
+                (lambda: engine.new_game("standard", size=5),
+                 r"^newgame: unexpected 'size', expected the settings of one game "),
                 (lambda: engine.set_option("MultiPV", 2.5), r"^MultiPV: '2\.5' is not a whole number"),
                 (lambda: engine.is_legal(""), r"^query: missing a move after islegal$"),
                 (lambda: engine.set_position("startpos B@d1"), r"^invalid position: "),

@@ -109,8 +109,8 @@ class TypesTest(unittest.TestCase):
 
     def test_eval_lines(self):
         pods = parse_eval("eval Black to move: placements -183 tempo 10 total -173", 2)
-        self.assertEqual((pods.score, pods.turn, pods.terms), (Score(cp=-173), "p2", {"placements": -183, "tempo": 10,
-                                                                                     "total": -173}))
+        self.assertEqual((pods.score, pods.turn, pods.terms),
+                         (Score(cp=-173), "p2", {"placements": -183, "tempo": 10, "total": -173}))
         poldr = parse_eval("eval Blue to move: score 5 phase building Blue reserve -450 clearable 0 total -450; Yellow "
                            "reserve -440 clearable 0 total -440;", 2)
         self.assertEqual((poldr.score, poldr.terms["phase"], poldr.players["p2"]["reserve"]),

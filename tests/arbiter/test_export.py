@@ -93,8 +93,9 @@ class ExportTest(unittest.TestCase):
         for args, mentions in [
                 (["standard.jsonl", "advanced.jsonl"], "the games are of several kinds, advanced (2 games), "
                                                        "standard (2 games): choose one with --variant"),
-                (["standard.jsonl", "poldr.jsonl"], "the games are of several kinds, poldr-2 (2 games), "
-                                                    "standard (2 games): choose one with --variant (Pods) or --players"),
+                (["standard.jsonl", "poldr.jsonl"],
+                 "the games are of several kinds, poldr-2 (2 games), standard (2 games): choose one with "
+                 "--variant (Pods) or --players"),
                 (["poldr.jsonl", "--players", "3"], "no games ended by the rules in poldr.jsonl"),
                 (["no-such.jsonl"], "no-such.jsonl: No such file or directory"),
                 (["standard.jsonl", "--variant", "chess"], "argument --variant: invalid choice: 'chess'"),

@@ -48,7 +48,8 @@ class Podium:
             if line.startswith("info string"):
                 raise AssertionError(f"podium: {line}")
         listed = lines[1].split()
-        return lines[0].split(" ", 1)[1], [] if listed == ["(none)"] else listed, lines[2].split()[1], lines[3].split()[1]
+        moves = [] if listed == ["(none)"] else listed
+        return lines[0].split(" ", 1)[1], moves, lines[2].split()[1], lines[3].split()[1]
 
     def close(self) -> None:
         self.send("quit")

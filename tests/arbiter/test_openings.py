@@ -150,7 +150,8 @@ class OpeningsTest(unittest.TestCase):
 
     def test_bad_usage_is_one_line_and_exit_2(self):
         run = ArbiterRun(self)
-        environment = {**os.environ, "PODIUM_BIN": PODIUM}  # the default engine, and the sloppy fake's, from any directory
+        # The default engine, and the sloppy fake's, from any directory.
+        environment = {**os.environ, "PODIUM_BIN": PODIUM}
         for args, mentions in [
                 (["--plies", "0"], "argument --plies: expected a whole number of at least 1, got '0'"),
                 (["--max-score", "-1"], "argument --max-score: expected a whole number of at least 0"),

@@ -160,10 +160,11 @@ class RecordsTest(unittest.TestCase):
             return {name: value for name, value in record.items() if name != key}
 
         deep = '{"type": "game", "nested": ' + "[" * 100000 + "]" * 100000 + "}"
+        huge_number = json.dumps(second)[:-1] + ', "x": ' + "9" * 5000 + "}"
         return {
             "deep nesting": ("pods", [header, first, deep], "line 3: cannot be read: nested too deep"),
-            "a number over 4300 digits": ("pods", [header, first, json.dumps(second)[:-1] + ', "x": ' + "9" * 5000
-                                                  + "}"], "line 3: cannot be read: a number too long to read"),
+            "a number over 4300 digits": ("pods", [header, first, huge_number],
+                                          "line 3: cannot be read: a number too long to read"),
             "final null": ("poldr", [p_header, {**p_first, "final": None}],
                            "line 2: game 1: the game record cannot be read: its 'final' is null, not a POLD.R "
                            "position line"),
@@ -183,7 +184,8 @@ class RecordsTest(unittest.TestCase):
                                  "line 1: the match's settings cannot be read: its 'shard' is [1, 1000000000000]"),
             "a line break in a move": ("pods", [header, {**first, "moves": [first["moves"][0] + "\nquit"]}],
                                        "line 2: game 1: the game record cannot be read: its 'moves' is"),
-            "a huge game number": ("pods", [header, {**first, "index": 10**40}], "line 2: the game record cannot be read: its 'index'"),
+            "a huge game number": ("pods", [header, {**first, "index": 10**40}],
+                                   "line 2: the game record cannot be read: its 'index'"),
         }
 
     def test_every_command_names_file_line_and_game_of_a_corrupted_record(self):
@@ -212,8 +214,8 @@ class RecordsTest(unittest.TestCase):
         for name, spoiled, says in (
                 ("an engine outside the match", renamed, "game 1 is a game between other engines (three, "),
                 ("another game", {**p_first, "index": 1}, "game 1 is a POLD.R game, not Pods"),
-                ("another variant", {**first, "variant": "advanced"}, "game 1 is a game of the advanced variant, not "
-                                                                  "standard"),
+                ("another variant", {**first, "variant": "advanced"},
+                 "game 1 is a game of the advanced variant, not standard"),
                 ("a game beyond the match", {**first, "index": 9}, "game 9 is beyond the match's 4 games")):
             path = write(self.path("foreign.jsonl"), [header, spoiled, second, *rest])
             for command in (["report", path, "-o", self.path("page.html"), "--engine", PODIUM], ["merge", path],

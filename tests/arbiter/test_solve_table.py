@@ -79,7 +79,8 @@ class Table(unittest.TestCase):
     def test_an_engine_that_cannot_start_is_one_error_line(self):
         run = run_table(f"{STANDARD_START} # 60 standard\n", "--engine", "/nonexistent/podium")
         self.assertEqual(run.returncode, 2)
-        self.assertEqual(run.stderr, "solve_table.py: error: cannot start /nonexistent/podium: No such file or directory\n")
+        self.assertEqual(run.stderr,
+                         "solve_table.py: error: cannot start /nonexistent/podium: No such file or directory\n")
 
 
 if __name__ == "__main__":

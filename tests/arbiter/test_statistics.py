@@ -227,8 +227,7 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(settings.whole_groups(7, GameRules("poldr")), 7)
 
     def test_three_player_clock(self):
-        clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100,
-                                  seats=("p1", "p2", "p3"))
+        clock = GameClock(TimeControl("tc", base_ms=1000, inc_ms=10), margin_ms=100, seats=("p1", "p2", "p3"))
         self.assertTrue(clock.charge("p3", 300))
         self.assertEqual(clock.go_command(), "go p1time 1000 p2time 1000 p3time 710 p1inc 10 p2inc 10 p3inc 10")
 

@@ -55,10 +55,11 @@ class RangeUsageTest(unittest.TestCase):
         self.assert_usage_error(*engines, "--depth", "99999999999999999999",
                                 mentions="--depth 99999999999999999999: depth must be from 1 to 4294967295, "
                                          "the protocol's range")
-        self.assert_usage_error(*engines, "--nodes", str(2**64), mentions="nodes must be from 1 to "
-                                                                           "18446744073709551615")
+        self.assert_usage_error(*engines, "--nodes", str(2**64),
+                                mentions="nodes must be from 1 to 18446744073709551615")
         self.assert_usage_error(*engines, "--depth", "0", mentions="depth must be from 1")
-        self.assert_usage_error(*engines, "--movetime", "1000000001", mentions="movetime must be from 1 to 1000000000 ms")
+        self.assert_usage_error(*engines, "--movetime", "1000000001",
+                                mentions="movetime must be from 1 to 1000000000 ms")
         self.assert_usage_error("--engine", "name=a", fake("illegal"), "depth=4294967296", "--engine", "name=b",
                                 fake("illegal"), "--depth", "1",
                                 mentions="--engine name=a depth= 4294967296: depth must be from 1 to 4294967295")

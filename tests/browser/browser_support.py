@@ -100,8 +100,8 @@ def wait_for(condition: Callable[[], object], what: str, timeout: float = 15.0, 
         except Exception as error:  # noqa: BLE001 - an element not there yet, gone stale: try again
             last_error = error
         if time.monotonic() > deadline:
-            raise AssertionError(f"waited {timeout:g} s for {what}" + (f" (last error: {last_error})"
-                                                                      if last_error else ""))
+            detail = f" (last error: {last_error})" if last_error else ""
+            raise AssertionError(f"waited {timeout:g} s for {what}{detail}")
         time.sleep(interval)
 
 
