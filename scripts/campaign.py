@@ -233,7 +233,7 @@ class Campaign:
         if entry and entry["winner"] is not None:
             self.count(position, entry, "proved")
             return entry["winner"]
-        if entry and (entry.get("cpu_limit") or 0) >= self.args.cpu_limit:
+        if self.tried(position):
             self.count(position, entry, "open")
             return None
         shard, shards = self.args.shard
