@@ -73,7 +73,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from podium.verdicts import SIDES, StoreError, append, better, read_store
 from solve_table import DEFAULT_PODIUM, SolveError, solve_answer
@@ -630,7 +630,9 @@ def write_trees(args: argparse.Namespace) -> int:
 
     outcomes = []
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for outcome, line in pool.map(lambda job: write(*job), wanted):
+        # Said as each book is done, not in the roots' order: one slow tree holds up no other's line.
+        for done in as_completed([pool.submit(write, *job) for job in wanted]):
+            outcome, line = done.result()
             print(line, flush=True)
             outcomes.append(outcome)
     print(f"{outcomes.count('written')} books written, {outcomes.count('needless')} not needed, "
