@@ -295,12 +295,15 @@ class Campaign:
         mover = mover_of(position)
         unknown = False
         for child in children:
+            proofs_before = self.proofs_run
             won = self.value(child, depth + 1)
             if won == mover:
                 self.record({"position": position, "winner": mover, "by": "tree"})
                 return mover
-            if won is None and self.args.fail_fast and mover != self.prover:
+            if won is None and self.args.fail_fast and mover != self.prover and self.proofs_run > proofs_before:
                 # The prover cannot prove this move of the other side on this run: on to its next.
+                # A move left open by an earlier run (no proof run below it now) is passed over
+                # instead, or every rerun would stop at it and never learn the moves after it.
                 return None
             unknown |= won is None
         if unknown:
@@ -680,8 +683,9 @@ def main(argv: list[str]) -> int:
     run.add_argument("--max-proofs", type=int, metavar="N",
                      help="stop after N sub-proofs (with --roots, N for each root: a hard one leaves the rest time)")
     run.add_argument("--fail-fast", action="store_true",
-                     help="where the side that --winner names does not move, stop at the first reply not proved: "
-                          "that side goes on to its next move")
+                     help="where the side that --winner names does not move, stop at the first reply this run "
+                          "leaves open (one an earlier run left open is passed over): that side goes on to its "
+                          "next move")
     run.add_argument("--winner", choices=["mover", "white", "black"], default="mover",
                      help="the side --fail-fast tries to prove wins each root (default: the root's mover; the "
                           "other side for roots refuted but for a few moves: status --open-roots)")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from collections.abc import Callable
 
 from support import NEEDS_PODIUM, PODIUM, SCRIPTS
 
@@ -66,6 +67,19 @@ class Campaign(unittest.TestCase):
         walk.children = self.STUB_TREE
         walk.prover = prover
         return walk
+
+    @staticmethod
+    def stub_proofs(walk: campaign.Campaign, verdicts: dict, calls: list, earlier: tuple = ()) -> Callable:
+        """A stand-in for the walk's sub-proofs: each asked position is logged in `calls` and gets its
+        verdict, a proof run for it unless `earlier` holds it (open since an earlier run)."""
+
+        def sub_proof(position: str) -> str | None:
+            calls.append(position)
+            if position not in earlier:
+                walk.proofs_run += 1
+            return verdicts[position]
+
+        return sub_proof
 
     def test_a_stopped_campaign_goes_on_where_it_stopped_and_agrees_with_one_proof(self):
         store = self.path("verdicts.jsonl")
@@ -156,9 +170,19 @@ class Campaign(unittest.TestCase):
         for fail_fast, asked in ((False, ["r11 w", "r12 w", "r21 w"]), (True, ["r11 w", "r21 w"])):
             walk = self.stub_walk("white", fail_fast=fail_fast)
             calls = []
-            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            walk.sub_proof = self.stub_proofs(walk, verdicts, calls)
             self.assertEqual(walk.value("root w", 0), "white")
             self.assertEqual(calls, asked, f"--fail-fast {fail_fast}")
+
+    def test_fail_fast_passes_over_a_reply_an_earlier_run_left_open(self):
+        # r11 was left open by an earlier run: stopping there again would stop every rerun at m1's
+        # first reply, so m1's other replies are asked, and m2 settles the root.
+        verdicts = {"r11 w": None, "r12 w": "white", "r21 w": "white"}
+        walk = self.stub_walk("white", fail_fast=True)
+        calls = []
+        walk.sub_proof = self.stub_proofs(walk, verdicts, calls, earlier=("r11 w",))
+        self.assertEqual(walk.value("root w", 0), "white")
+        self.assertEqual(calls, ["r11 w", "r12 w", "r21 w"])
 
     def test_fail_fast_for_the_other_side_tries_its_replies_until_one_proves(self):
         # White to move at the root, Black the side to prove: every White move needs a Black reply
@@ -169,7 +193,7 @@ class Campaign(unittest.TestCase):
                                       ("white", ["r11 w", "r21 w"], None)):
             walk = self.stub_walk(prover, fail_fast=True)
             calls = []
-            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            walk.sub_proof = self.stub_proofs(walk, verdicts, calls)
             self.assertEqual(walk.value("root w", 0), winner, prover)
             self.assertEqual(calls, asked, prover)
 
@@ -187,7 +211,7 @@ class Campaign(unittest.TestCase):
             walk.children = tree
             walk.store = {("standard", "r11 w"): {"winner": None, "cpu_limit": 1}}
             calls = []
-            walk.sub_proof = lambda position: calls.append(position) or verdicts[position]
+            walk.sub_proof = self.stub_proofs(walk, verdicts, calls)
             self.assertEqual(walk.value("root w", 0), winner, f"--deepen {deepen} --cpu-limit {cpu_limit}")
             self.assertEqual(calls, asked, f"--deepen {deepen} --cpu-limit {cpu_limit}")
 
