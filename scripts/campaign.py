@@ -358,12 +358,13 @@ def certificate_name(position: str) -> str:
 
 def prove_again(args: argparse.Namespace, position: str, entry: dict) -> str:
     """Proves a sub-proof again with `podium solve --certificate`, for a store made without
-    --certificates or on another machine; returns its certificate's name. The proof gets twice the
-    CPU time it was proved in (at least 10 s): the table's size may make it slower here."""
+    --certificates or on another machine; returns its certificate's name. The proof gets four times
+    the CPU time it was proved in (at least 30 s): another build, table size or machine may make it
+    slower here (one proved in 26 s took 71 s on 2026-12-02)."""
     name = certificate_name(position)
     path = os.path.join(args.certificates, name)
     os.makedirs(args.certificates, exist_ok=True)
-    cpu_limit = max(10, 2 * -(-(entry.get("cpu_ms") or 0) // 1000))
+    cpu_limit = max(30, 4 * -(-(entry.get("cpu_ms") or 0) // 1000))
     answer = solve_answer(args.engine, args.variant, position, None, args.hash, cpu_limit,
                           ("--certificate", path))
     winner = proved_winner(position, answer)
