@@ -42,6 +42,11 @@ own certificates, for tests/certificate.rs to check.
 --roots FILE proves each position of FILE in turn (a book of openings, one position line a line,
 `#` comments), in one store: how many of them are proved is the campaign's progress.
 
+`frontier` prints, for each open root and each move of its mover not yet refuted, the position
+after the reply a search of --order-nodes nodes plays to it, where no proof was ever asked of
+that position: the first sub-proof of each move's refutation, for `run --roots FILE --split 0`
+to ask of every move at once (a walk asks them one move after another).
+
 `book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
 the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
 
@@ -146,12 +151,16 @@ class Engine:
         moves = self.answer("moves").split()
         children: dict[str, str] = {}
         for move in moves if moves != ["(none)"] else []:
-            self.send(f"position fen {position} moves {move}")
-            reply = self.answer("query fen")
-            if not reply.startswith("response "):
-                raise CampaignError(f"{self.path}: query fen: {reply}")
-            children.setdefault(reply.removeprefix("response "), move)
+            children.setdefault(self.after(position, move), move)
         return children
+
+    def after(self, position: str, move: str) -> str:
+        """The position after `move`, a legal move of `position`."""
+        self.send(f"position fen {position} moves {move}")
+        reply = self.answer("query fen")
+        if not reply.startswith("response "):
+            raise CampaignError(f"{self.path}: query fen: {reply}")
+        return reply.removeprefix("response ")
 
     def children(self, position: str) -> list[str]:
         """The positions after each legal move of `position`, each once: best first for the side to
@@ -165,8 +174,16 @@ class Engine:
 
     def score(self, position: str) -> int:
         """The search's score of `position` for its side to move, a forced result beyond any
-        centipawns (a quicker win higher, a quicker loss lower; 0 for a finished game). A new game
-        first, so that the score is the position's own, whatever was searched before."""
+        centipawns (a quicker win higher, a quicker loss lower; 0 for a finished game)."""
+        return self.search(position)[0]
+
+    def best_move(self, position: str) -> str | None:
+        """The move a search of `order_nodes` nodes plays in `position`, None for a finished game."""
+        return self.search(position)[1]
+
+    def search(self, position: str) -> tuple[int, str | None]:
+        """A search of `order_nodes` nodes: its score (see `score`) and its move. A new game first,
+        so that both are the position's own, whatever was searched before."""
         self.send(f"newgame {self.variant}")
         self.send(f"position fen {position}")
         self.send(f"go nodes {self.order_nodes}")
@@ -177,7 +194,7 @@ class Engine:
                 raise CampaignError(f"{self.path} exited")
             fields = line.split()
             if fields[:1] == ["bestmove"]:
-                return score
+                return score, (fields[1] if fields[1:2] != ["(none)"] else None)
             if fields[:2] == ["info", "string"] or "score" not in fields:
                 continue
             kind, value = (fields[fields.index("score") + 1:] + ["", ""])[:2]
@@ -339,6 +356,30 @@ def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | 
             if len(best[2]) <= 3:
                 line += ", open: " + ", ".join(best[2])
         yield line
+
+
+def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str | None],
+             known: Callable[[str], dict | None], roots: list[str]) -> Iterator[str]:
+    """For each open root, each move of its mover not yet refuted: the position after the reply a
+    search plays to it, where no proof was ever asked of that position. These are the first
+    sub-proofs a refutation of the root asks, one a move, asked of every move at once: a walk
+    meets them one move after another, and gives up a root at a move it cannot refute."""
+    def winner(position: str) -> str | None:
+        return (known(position) or {}).get("winner")
+
+    # Two moves answered may reach one position (placements commute): it is printed once.
+    printed = set()
+    for root in roots:
+        if winner(root):
+            continue
+        mover = mover_of(root)
+        for child in moves(root):
+            if winner(child) or any(winner(reply) == other(mover) for reply in moves(child)):
+                continue
+            reply = best_reply(child)
+            if reply is not None and known(reply) is None and reply not in printed:
+                printed.add(reply)
+                yield reply
 
 
 def proved_winner(position: str, answer: dict) -> str | None:
@@ -550,13 +591,6 @@ def write_book(args: argparse.Namespace) -> str:
     engine = Engine(args.engine, fields.get("game", "pods standard").removeprefix("pods "), 0)
     known: dict[str, int] = {}
 
-    def after(position: str, move: str) -> str:
-        engine.send(f"position fen {position} moves {move}")
-        reply = engine.answer("query fen")
-        if not reply.startswith("response "):
-            raise CampaignError(f"{engine.path}: query fen: {reply}")
-        return reply.removeprefix("response ")
-
     def plies(position: str) -> int:
         # Each position worked out once, however many paths reach it; the recursion is at most
         # the game's length deep.
@@ -566,7 +600,7 @@ def write_book(args: argparse.Namespace) -> str:
         if word == "leaf":
             value = int(step)
         elif word == "move":
-            value = 1 + plies(after(position, step))
+            value = 1 + plies(engine.after(position, step))
         else:
             children = engine.moves(position)
             value = 1 + max(map(plies, children)) if children else 0
@@ -703,6 +737,14 @@ def main(argv: list[str]) -> int:
                         help="for each open root, its moves refuted and the open move nearest a proof "
                              "(an engine round a position looked at)")
     status.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary, for --open-roots")
+    frontier_parser = commands.add_parser(
+        "frontier", help="the reply a search plays to each move not yet refuted of each open root, never asked")
+    frontier_parser.add_argument("store", help="the verdicts store")
+    add_root_arguments(frontier_parser)
+    frontier_parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
+    frontier_parser.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
+                                 help="nodes of the search that picks each reply (default 20000)")
+    frontier_parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
     certificate.add_argument("out", help="the certificate written (gzip if it ends in .gz)")
@@ -765,6 +807,23 @@ def main(argv: list[str]) -> int:
             print(write_certificate(args))
             return 0
         roots = read_roots(args.roots) if getattr(args, "roots", None) else [args.root]
+        if args.command == "frontier":
+            if args.order_nodes < 1:
+                parser.error("--order-nodes must be positive")
+            store = read_stores(args)
+            engine = Engine(args.engine, args.variant, args.order_nodes)
+
+            def best_reply(position: str) -> str | None:
+                move = engine.best_move(position)
+                return engine.after(position, move) if move else None
+
+            try:
+                for line in frontier(lambda position: list(engine.moves(position)), best_reply,
+                                     lambda position: store.get((args.variant, position)), roots):
+                    print(line, flush=True)
+            finally:
+                engine.close()
+            return 0
         if args.command == "status":
             store = read_stores(args)
             verdicts = [(store.get((args.variant, root)) or {}).get("winner") for root in roots]

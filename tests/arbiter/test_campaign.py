@@ -224,6 +224,33 @@ class Campaign(unittest.TestCase):
         self.assertEqual(lines, ["2: 3 moves of white, 1 refuted; the open move with most replies proved for "
                                  "white: 1 of 2, open: y w"])
 
+    def test_the_frontier_is_the_played_reply_to_each_move_not_refuted_never_asked(self):
+        # Root 1 is proved and left out. Root 2: m1 settled, m2 refuted by a reply already proved
+        # for Black, m3's played reply z1 asked before (open), m4's played reply asked of no proof.
+        tree = {"r2 w": ["m1 b", "m2 b", "m3 b", "m4 b"], "m2 b": ["x w", "y w"], "m3 b": ["z1 w", "z2 w"],
+                "m4 b": ["u w", "v w"]}
+        verdicts = {"r1 w": {"winner": "white"}, "m1 b": {"winner": "black"}, "y w": {"winner": "black"},
+                    "z1 w": {"winner": None}}
+        played = {"m2 b": "x w", "m3 b": "z1 w", "m4 b": "v w"}
+        asked = []
+        lines = list(campaign.frontier(lambda position: tree.get(position, []),
+                                       lambda position: asked.append(position) or played[position],
+                                       verdicts.get, ["r1 w", "r2 w"]))
+        self.assertEqual(lines, ["v w"])
+        self.assertEqual(asked, ["m3 b", "m4 b"], "no search for a settled or refuted move")
+
+    def test_the_frontier_of_a_real_endgame_is_a_reply_to_each_of_its_moves(self):
+        done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        engine = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(engine.close)
+        lines = done.stdout.split("\n")[:-1]
+        self.assertEqual(len(lines), len(set(lines)))
+        for child in engine.moves(ROOT):
+            # One reply to each move, the same position printed once where two moves reach it.
+            self.assertTrue(set(lines) & set(engine.moves(child)), child)
+        self.assertTrue(all(any(line in engine.moves(child) for child in engine.moves(ROOT)) for line in lines))
+
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
         # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
