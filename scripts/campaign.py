@@ -216,7 +216,8 @@ def read_stores(args: argparse.Namespace) -> dict[tuple[str, str], dict]:
 class Campaign:
     def __init__(self, args: argparse.Namespace, prove: bool):
         self.args, self.prove = args, prove
-        self.engine = Engine(args.engine, args.variant, args.order_nodes)
+        # A settle only reads verdicts: the order it meets a node's children in changes none.
+        self.engine = Engine(args.engine, args.variant, 0 if args.settle else args.order_nodes)
         self.store = read_stores(args)
         self.children: dict[str, list[str]] = {}
         self.proofs_run = 0
@@ -726,7 +727,7 @@ def main(argv: list[str]) -> int:
                           "other side for roots refuted but for a few moves: status --open-roots)")
     run.add_argument("--settle", action="store_true",
                      help="prove nothing new: record what the stores already settle (after a merge of stores "
-                          "that proved different parts of a root)")
+                          "that proved different parts of a root); no ordering searches")
     run.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                      help="nodes of the search that orders each node's moves (default 20000; 0: the engine's order)")
     status = commands.add_parser("status", help="how far the campaign is, proving nothing")

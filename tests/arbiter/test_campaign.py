@@ -394,6 +394,16 @@ class Campaign(unittest.TestCase):
         self.assertEqual([(entry["position"], entry["winner"], entry["by"]) for entry in written],
                          [("m1 b", "black", "tree"), ("m2 b", "white", "tree"), ("root w", "white", "tree")])
 
+    def test_a_settle_runs_no_ordering_search(self):
+        # Ordering changes no verdict a settle reads, and cost minutes an opening of std200.txt.
+        for settle, order_nodes in ((True, 0), (False, 20_000)):
+            args = campaign.argparse.Namespace(
+                engine=PODIUM, variant="standard", order_nodes=20_000, also=[], store=self.path("unused.jsonl"),
+                split=2, shard=(0, 1), fail_fast=False, settle=settle, max_proofs=None, deepen=0, cpu_limit=1)
+            walk = campaign.Campaign(args, prove=False)
+            self.addCleanup(walk.engine.close)
+            self.assertEqual(walk.engine.order_nodes, order_nodes, f"--settle {settle}")
+
     def test_moves_come_best_first_for_the_side_to_move(self):
         # After Black's first move from ROOT, White wins: the child the search orders first is a
         # White win by `podium solve`, and the children's scores (each its own mover's) rise.
