@@ -45,7 +45,9 @@ own certificates, for tests/certificate.rs to check.
 `frontier` prints, for each open root and each move of its mover not yet refuted, the position
 after the reply a search of --order-nodes nodes plays to it, where no proof was ever asked of
 that position: the first sub-proof of each move's refutation, for `run --roots FILE --split 0`
-to ask of every move at once (a walk asks them one move after another).
+to ask of every move at once (a walk asks them one move after another). With --moves it prints
+the position after each such move itself, asked before or not (`run --cpu-limit` passes over those
+tried that long already): one proof of a whole move often costs less than its replies' proofs.
 
 `book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
 the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
@@ -359,12 +361,14 @@ def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | 
         yield line
 
 
-def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str | None],
+def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str | None] | None,
              known: Callable[[str], dict | None], roots: list[str]) -> Iterator[str]:
     """For each open root, each move of its mover not yet refuted: the position after the reply a
     search plays to it, where no proof was ever asked of that position. These are the first
     sub-proofs a refutation of the root asks, one a move, asked of every move at once: a walk
-    meets them one move after another, and gives up a root at a move it cannot refute."""
+    meets them one move after another, and gives up a root at a move it cannot refute.
+    Without `best_reply` (`--moves`), the position after each such move itself: one proof of a
+    whole move often costs less than proving its replies one at a time."""
     def winner(position: str) -> str | None:
         return (known(position) or {}).get("winner")
 
@@ -377,8 +381,8 @@ def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str 
         for child in moves(root):
             if winner(child) or any(winner(reply) == other(mover) for reply in moves(child)):
                 continue
-            reply = best_reply(child)
-            if reply is not None and known(reply) is None and reply not in printed:
+            reply = best_reply(child) if best_reply else child
+            if reply is not None and (known(reply) is None or not best_reply) and reply not in printed:
                 printed.add(reply)
                 yield reply
 
@@ -745,6 +749,9 @@ def main(argv: list[str]) -> int:
     frontier_parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     frontier_parser.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                                  help="nodes of the search that picks each reply (default 20000)")
+    frontier_parser.add_argument("--moves", action="store_true",
+                                 help="the position after each such move, asked before or not: `run --cpu-limit` "
+                                      "passes over those already tried that long")
     frontier_parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
@@ -819,7 +826,8 @@ def main(argv: list[str]) -> int:
                 return engine.after(position, move) if move else None
 
             try:
-                for line in frontier(lambda position: list(engine.moves(position)), best_reply,
+                for line in frontier(lambda position: list(engine.moves(position)),
+                                     None if args.moves else best_reply,
                                      lambda position: store.get((args.variant, position)), roots):
                     print(line, flush=True)
             finally:

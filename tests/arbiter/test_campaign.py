@@ -238,6 +238,9 @@ class Campaign(unittest.TestCase):
                                        verdicts.get, ["r1 w", "r2 w"]))
         self.assertEqual(lines, ["v w"])
         self.assertEqual(asked, ["m3 b", "m4 b"], "no search for a settled or refuted move")
+        # --moves: the moves themselves, m3 too though some of its replies were asked.
+        moves = list(campaign.frontier(lambda position: tree.get(position, []), None, verdicts.get, ["r1 w", "r2 w"]))
+        self.assertEqual(moves, ["m3 b", "m4 b"])
 
     def test_the_frontier_of_a_real_endgame_is_a_reply_to_each_of_its_moves(self):
         done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000")
