@@ -43,9 +43,10 @@ own certificates, for tests/certificate.rs to check.
 `#` comments), in one store: how many of them are proved is the campaign's progress.
 
 `frontier` prints, for each open root and each move of its mover not yet refuted, the position
-after the reply a search of --order-nodes nodes plays to it, where no proof was ever asked of
-that position: the first sub-proof of each move's refutation, for `run --roots FILE --split 0`
-to ask of every move at once (a walk asks them one move after another). With --moves it prints
+after the reply a search of --order-nodes nodes plays to it (--replies N: after each of the N
+best as such searches of every reply rank them), where no proof was ever asked of that
+position: the first sub-proofs of each move's refutation, for `run --roots FILE --split 0` to ask
+of every move at once (a walk asks them one move after another). With --moves it prints
 the position after each such move itself, asked before or not (`run --cpu-limit` passes over those
 tried that long already): one proof of a whole move often costs less than its replies' proofs.
 
@@ -361,14 +362,15 @@ def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | 
         yield line
 
 
-def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str | None] | None,
+def frontier(moves: Callable[[str], list[str]], best_replies: Callable[[str], list[str]] | None,
              known: Callable[[str], dict | None], roots: list[str]) -> Iterator[str]:
-    """For each open root, each move of its mover not yet refuted: the position after the reply a
-    search plays to it, where no proof was ever asked of that position. These are the first
-    sub-proofs a refutation of the root asks, one a move, asked of every move at once: a walk
-    meets them one move after another, and gives up a root at a move it cannot refute.
-    Without `best_reply` (`--moves`), the position after each such move itself: one proof of a
-    whole move often costs less than proving its replies one at a time."""
+    """For each open root, each move of its mover not yet refuted: the positions after the best
+    replies to it (`best_replies`: the one a search plays, or the first few as searches rank
+    them), where no proof was ever asked of that position. These are the first sub-proofs a
+    refutation of the root asks, asked of every move at once: a walk meets them one move after
+    another, and gives up a root at a move it cannot refute. Without `best_replies` (`--moves`),
+    the position after each such move itself: one proof of a whole move often costs less than
+    proving its replies one at a time."""
     def winner(position: str) -> str | None:
         return (known(position) or {}).get("winner")
 
@@ -381,10 +383,10 @@ def frontier(moves: Callable[[str], list[str]], best_reply: Callable[[str], str 
         for child in moves(root):
             if winner(child) or any(winner(reply) == other(mover) for reply in moves(child)):
                 continue
-            reply = best_reply(child) if best_reply else child
-            if reply is not None and (known(reply) is None or not best_reply) and reply not in printed:
-                printed.add(reply)
-                yield reply
+            for reply in best_replies(child) if best_replies else [child]:
+                if (known(reply) is None or not best_replies) and reply not in printed:
+                    printed.add(reply)
+                    yield reply
 
 
 def proved_winner(position: str, answer: dict) -> str | None:
@@ -749,6 +751,9 @@ def main(argv: list[str]) -> int:
     frontier_parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     frontier_parser.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                                  help="nodes of the search that picks each reply (default 20000)")
+    frontier_parser.add_argument("--replies", type=int, default=1, metavar="N",
+                                 help="the N best replies to each move, as searches of each rank them (default 1: "
+                                      "the one a search of the move plays)")
     frontier_parser.add_argument("--moves", action="store_true",
                                  help="the position after each such move, asked before or not: `run --cpu-limit` "
                                       "passes over those already tried that long")
@@ -816,18 +821,21 @@ def main(argv: list[str]) -> int:
             return 0
         roots = read_roots(args.roots) if getattr(args, "roots", None) else [args.root]
         if args.command == "frontier":
-            if args.order_nodes < 1:
-                parser.error("--order-nodes must be positive")
+            if min(args.order_nodes, args.replies) < 1:
+                parser.error("--order-nodes and --replies must be positive")
             store = read_stores(args)
             engine = Engine(args.engine, args.variant, args.order_nodes)
 
-            def best_reply(position: str) -> str | None:
+            def best_replies(position: str) -> list[str]:
+                if args.replies > 1:
+                    return engine.children(position)[:args.replies]
+                # One search, where ranking every reply would take one a reply.
                 move = engine.best_move(position)
-                return engine.after(position, move) if move else None
+                return [engine.after(position, move)] if move else []
 
             try:
                 for line in frontier(lambda position: list(engine.moves(position)),
-                                     None if args.moves else best_reply,
+                                     None if args.moves else best_replies,
                                      lambda position: store.get((args.variant, position)), roots):
                     print(line, flush=True)
             finally:

@@ -234,13 +234,18 @@ class Campaign(unittest.TestCase):
         played = {"m2 b": "x w", "m3 b": "z1 w", "m4 b": "v w"}
         asked = []
         lines = list(campaign.frontier(lambda position: tree.get(position, []),
-                                       lambda position: asked.append(position) or played[position],
+                                       lambda position: asked.append(position) or [played[position]],
                                        verdicts.get, ["r1 w", "r2 w"]))
         self.assertEqual(lines, ["v w"])
         self.assertEqual(asked, ["m3 b", "m4 b"], "no search for a settled or refuted move")
         # --moves: the moves themselves, m3 too though some of its replies were asked.
         moves = list(campaign.frontier(lambda position: tree.get(position, []), None, verdicts.get, ["r1 w", "r2 w"]))
         self.assertEqual(moves, ["m3 b", "m4 b"])
+        # --replies 2: m3's second reply too, its first (asked before) left out.
+        ranked = {"m2 b": ["x w", "y w"], "m3 b": ["z1 w", "z2 w"], "m4 b": ["v w", "u w"]}
+        lines = list(campaign.frontier(lambda position: tree.get(position, []), ranked.get, verdicts.get,
+                                       ["r1 w", "r2 w"]))
+        self.assertEqual(lines, ["z2 w", "v w", "u w"])
 
     def test_the_frontier_of_a_real_endgame_is_a_reply_to_each_of_its_moves(self):
         done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000")
@@ -253,6 +258,14 @@ class Campaign(unittest.TestCase):
             # One reply to each move, the same position printed once where two moves reach it.
             self.assertTrue(set(lines) & set(engine.moves(child)), child)
         self.assertTrue(all(any(line in engine.moves(child) for child in engine.moves(ROOT)) for line in lines))
+        # Two replies a move, ranked by a search of each: more positions, each still a reply.
+        done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000",
+                   "--replies", "2")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        two = done.stdout.split("\n")[:-1]
+        self.assertEqual(len(two), len(set(two)))
+        self.assertGreater(len(two), len(lines))
+        self.assertTrue(all(any(line in engine.moves(child) for child in engine.moves(ROOT)) for line in two))
 
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
