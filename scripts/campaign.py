@@ -383,10 +383,14 @@ def frontier(moves: Callable[[str], list[str]], best_replies: Callable[[str], li
         for child in moves(root):
             if winner(child) or any(winner(reply) == other(mover) for reply in moves(child)):
                 continue
-            for reply in best_replies(child) if best_replies else [child]:
-                if (known(reply) is None or not best_replies) and reply not in printed:
-                    printed.add(reply)
-                    yield reply
+            if best_replies:
+                wanted = [reply for reply in best_replies(child) if known(reply) is None]
+            else:
+                wanted = [child]
+            for position in wanted:
+                if position not in printed:
+                    printed.add(position)
+                    yield position
 
 
 def proved_winner(position: str, answer: dict) -> str | None:
