@@ -755,12 +755,14 @@ def main(argv: list[str]) -> int:
     frontier_parser.add_argument("--also", action="append", default=[], metavar="FILE", help="more stores")
     frontier_parser.add_argument("--order-nodes", type=int, default=20_000, metavar="N",
                                  help="nodes of the search that picks each reply (default 20000)")
-    frontier_parser.add_argument("--replies", type=int, default=1, metavar="N",
-                                 help="the N best replies to each move, as searches of each rank them (default 1: "
-                                      "the one a search of the move plays)")
-    frontier_parser.add_argument("--moves", action="store_true",
-                                 help="the position after each such move, asked before or not: `run --cpu-limit` "
-                                      "passes over those already tried that long")
+    # --moves gives the moves themselves, so a count of replies to them means nothing beside it.
+    replies_or_moves = frontier_parser.add_mutually_exclusive_group()
+    replies_or_moves.add_argument("--replies", type=int, default=1, metavar="N",
+                                  help="the N best replies to each move, as searches of each rank them (default 1: "
+                                       "the one a search of the move plays)")
+    replies_or_moves.add_argument("--moves", action="store_true",
+                                  help="the position after each such move, asked before or not: `run --cpu-limit` "
+                                       "passes over those already tried that long")
     frontier_parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")

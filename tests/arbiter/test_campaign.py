@@ -266,6 +266,12 @@ class Campaign(unittest.TestCase):
         self.assertEqual(len(two), len(set(two)))
         self.assertGreater(len(two), len(lines))
         self.assertTrue(all(any(line in engine.moves(child) for child in engine.moves(ROOT)) for line in two))
+        # The moves themselves have no replies to count: asking both is refused, not half obeyed.
+        done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--moves",
+                   "--replies", "2")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("not allowed with argument", done.stderr)
+        self.assertEqual(done.stdout, "")
 
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
