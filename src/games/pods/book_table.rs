@@ -54,7 +54,7 @@ pub fn position_key(line: &str) -> Option<&str> {
 /// text, then the SplitMix64 finaliser to spread its bits. The build
 /// refuses two keys with one hash; a position outside the books meets a
 /// book's hash with odds of the records' count over 2^64 (about one in
-/// 1.6e13 with 1.15 million), and its move is then still checked legal
+/// 1.5e13 with 1.2 million), and its move is then still checked legal
 /// before it is given.
 pub fn key_hash(key: &str) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
