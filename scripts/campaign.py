@@ -280,8 +280,9 @@ class Campaign:
         cpu_ms = round(1000 * ((after.children_user - before.children_user)
                                + (after.children_system - before.children_system)))
         winner = proved_winner(position, answer)
+        # The table size goes with the limit: "open at 120 s" says little without it.
         entry = {"position": position, "winner": winner, "by": "solve", "cpu_limit": self.args.cpu_limit,
-                 "cpu_ms": cpu_ms, "nodes": answer.get("nodes", 0),
+                 "hash_mb": self.args.hash, "cpu_ms": cpu_ms, "nodes": answer.get("nodes", 0),
                  "certificate": os.path.basename(certificate) if certificate and winner else None}
         if certificate and not winner and os.path.exists(certificate):
             os.unlink(certificate)

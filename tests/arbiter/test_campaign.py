@@ -328,6 +328,9 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         verdicts = read_store(store)
         winners = [verdicts[("standard", root)]["winner"] for root in roots]
+        with open(store, encoding="utf-8") as handle:
+            solves = [entry for entry in map(json.loads, handle) if entry["by"] == "solve"]
+        self.assertEqual({entry.get("hash_mb") for entry in solves}, {4})
         for root, winner in zip(roots, winners):
             self.assertIn(f"root {root}: {winner} wins", done.stdout)
         white = winners.count("white")
