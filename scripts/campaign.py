@@ -640,14 +640,19 @@ def write_book(args: argparse.Namespace) -> str:
     return f"{args.out}: {len(lines)} positions, the game lasting at most {root_plies} plies"
 
 
+def book_path(books: str, roots: str, number: int) -> str:
+    """The book of the `number`th root (from 1) of the file `roots`, in the folder `books`."""
+    stem = os.path.splitext(os.path.basename(roots))[0]
+    return os.path.join(books, f"{stem}-{number:02d}.txt")
+
+
 def write_trees(args: argparse.Namespace) -> int:
     """Writes the books of `trees` (see the module's text); returns how many roots got none."""
     store = read_stores(args)
-    stem = os.path.splitext(os.path.basename(args.roots))[0]
     wanted = []
     for number, root in enumerate(read_roots(args.roots), 1):
         winner = (store.get((args.variant, root)) or {}).get("winner")
-        out = os.path.join(args.out, f"{stem}-{number:02d}.txt")
+        out = book_path(args.out, args.roots, number)
         if winner and not os.path.exists(out):
             wanted.append((number, root, winner, out))
 
@@ -798,19 +803,34 @@ def main(argv: list[str]) -> int:
     merge = commands.add_parser("merge", help="combine stores into one")
     merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
     merge.add_argument("files", nargs="+", help="the stores read")
+    merge.add_argument("--unbooked-roots", metavar="FILE",
+                       help="leave out the verdicts of FILE's roots (trees' numbering) that --books has no book "
+                            "for: the store lands before a proved root's book is written, its root held back")
+    merge.add_argument("--books", metavar="DIR", help="the books' folder, with --unbooked-roots")
     args = parser.parse_args(argv)
     try:
         if args.command == "merge":
             combined: dict = {}
+            if (args.unbooked_roots is None) != (args.books is None):
+                parser.error("--unbooked-roots and --books go together")
             for path in [args.out, *args.files]:
                 read_store(path, combined)
+            held_back = 0
+            if args.unbooked_roots:
+                for number, root in enumerate(read_roots(args.unbooked_roots), 1):
+                    entry = combined.get(("standard", root))
+                    book = book_path(args.books, args.unbooked_roots, number)
+                    if entry and entry["winner"] and not os.path.exists(book):
+                        del combined[("standard", root)]
+                        held_back += 1
             temporary = args.out + ".merging"
             open(temporary, "w", encoding="utf-8").close()
             for entry in combined.values():
                 append(temporary, entry)
             os.replace(temporary, args.out)
             proved = sum(entry["winner"] is not None for entry in combined.values())
-            print(f"{args.out}: {len(combined)} positions, {proved} proved")
+            print(f"{args.out}: {len(combined)} positions, {proved} proved"
+                  + (f", {held_back} proved roots without a book held back" if args.unbooked_roots else ""))
             return 0
         if args.command == "book":
             print(write_book(args))

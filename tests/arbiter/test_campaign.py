@@ -503,6 +503,31 @@ class Store(unittest.TestCase):
         missing = [number for number in proved if not os.path.exists(os.path.join(books, f"std200-{number:02d}.txt"))]
         self.assertEqual(missing, [], "proved openings without a book: run scripts/campaign.py trees (docs/solving.md)")
 
+    def test_a_merge_holds_back_the_proved_roots_without_a_book(self):
+        with tempfile.TemporaryDirectory() as directory:
+            def path(name: str) -> str:
+                return os.path.join(directory, name)
+
+            with open(path("roots.txt"), "w", encoding="utf-8") as handle:
+                handle.write("# three roots\nr1 w\nr2 w\nr3 w\n")
+            os.mkdir(path("books"))
+            open(path("books/roots-01.txt"), "w").close()
+            rows = [{"variant": "standard", "position": "r1 w", "winner": "white", "by": "tree"},
+                    {"variant": "standard", "position": "r2 w", "winner": "black", "by": "tree"},
+                    {"variant": "standard", "position": "r3 w", "winner": None, "by": "solve", "cpu_limit": 90},
+                    {"variant": "standard", "position": "m2 b", "winner": "black", "by": "solve", "cpu_limit": 600}]
+            with open(path("store.jsonl"), "w", encoding="utf-8") as handle:
+                handle.writelines(json.dumps(row) + "\n" for row in rows)
+            done = run("merge", path("merged.jsonl"), path("store.jsonl"), "--unbooked-roots", path("roots.txt"),
+                       "--books", path("books"))
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("3 positions, 2 proved, 1 proved roots without a book held back", done.stdout)
+            # r2 is proved but has no book: left out; r1 has its book, r3 is open, m2 is no root.
+            self.assertEqual([row["position"] for row in lines(path("merged.jsonl"))], ["r1 w", "r3 w", "m2 b"])
+            refused = run("merge", path("merged.jsonl"), path("store.jsonl"), "--books", path("books"))
+            self.assertEqual(refused.returncode, 2)
+            self.assertIn("--unbooked-roots and --books go together", refused.stderr)
+
     def test_the_shard_of_a_position_is_stable(self):
         self.assertEqual(campaign.shard_of(ROOT, 7), campaign.shard_of(ROOT, 7))
         self.assertEqual({campaign.shard_of(f"p{n}", 3) for n in range(100)}, {0, 1, 2})
