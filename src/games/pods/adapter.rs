@@ -3,7 +3,8 @@
 
 use std::sync::Arc;
 
-use super::eval::{EvalTerms, Weights, evaluate, evaluate_terms};
+use super::eval::{EvalTerms, evaluate, evaluate_terms};
+use super::features::Weights;
 use super::tunables::TUNABLES;
 use super::{Move, Position, Rules, Side, Variant, most_placements, standard_verdict};
 use crate::search::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
@@ -19,7 +20,7 @@ impl PodsAdapter {
     /// The game of `rules` with a match's ply limit (0: none), evaluated
     /// with the variant's weights.
     pub fn new(rules: Arc<Rules>, max_plies: u32) -> PodsAdapter {
-        PodsAdapter { weights: Weights::for_variant(rules.variant()), rules, max_plies }
+        PodsAdapter { weights: TUNABLES.weights(rules.variant()), rules, max_plies }
     }
 
     /// The same game evaluated with other weights, for tuning.
@@ -329,7 +330,7 @@ mod tests {
 
     #[test]
     fn standard_scores_do_not_swing_between_odd_and_even_depths() {
-        let shipped = Weights::for_variant(Variant::Standard);
+        let shipped = TUNABLES.weights(Variant::Standard);
         let swing = odd_even_swing(shipped);
         // Without the contested points, the side to move's next placement
         // goes uncounted, and the scores swing.

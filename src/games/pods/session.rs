@@ -3,6 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use super::tunables::TUNABLES;
 use super::{GameRecord, Move, MoveList, Outcome, PodsAdapter, Point, Side, Variant, Weights, perft, perft_until};
 use crate::games::{
     self, CeilingReport, CeilingRequest, PlayError, Session, SolveRequest, Solved, TreeRequest, read_move,
@@ -21,7 +22,7 @@ pub struct PodsSession {
 impl PodsSession {
     /// A game record evaluated with its variant's own weights.
     pub fn new(record: GameRecord) -> PodsSession {
-        let weights = Weights::for_variant(record.rules().variant());
+        let weights = TUNABLES.weights(record.rules().variant());
         PodsSession { record, weights }
     }
 

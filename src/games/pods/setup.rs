@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::tunables::TUNABLES;
 use super::{
     Board, BoardError, GameRecord, PodSet, PodSetError, PodsSession, Position, Rotation, RotationParseError, Rules,
     Variant, VariantParseError, Weights, WeightsError,
@@ -125,8 +126,7 @@ impl PodsSetup {
         let rotation = values.text(ROTATION).parse().map_err(SetupError::Rotation)?;
         let board = Board::from_one_line(values.text(BOARD)).map_err(SetupError::Board)?;
         let pods: PodSet = values.text(PODS).parse().map_err(SetupError::Pods)?;
-        let weights =
-            Weights::for_variant(variant).with_text(values.text(EVAL_WEIGHTS)).map_err(SetupError::Weights)?;
+        let weights = TUNABLES.weights(variant).with_text(values.text(EVAL_WEIGHTS)).map_err(SetupError::Weights)?;
         let rules = Arc::new(Rules::new(variant, board, pods, values.flag(PLACEMENT_LIBERTY)));
         Ok(PodsSetup { rules, rotation, weights })
     }

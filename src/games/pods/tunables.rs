@@ -4,7 +4,8 @@
 //! Measurements quoted are self-play matches (Elo with its 95% interval)
 //! against the same build without the change, unless said otherwise.
 
-use super::eval::Weights;
+use super::Variant;
+use super::features::Weights;
 
 /// Pods' tunables. One value is used (`TUNABLES`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +121,25 @@ impl Tunables {
         advanced_moves_left: 10,
         advanced_moves_per_pod: 2,
     };
+}
+
+impl Tunables {
+    /// The weights `variant` plays with.
+    pub(super) const fn weights(&self, variant: Variant) -> Weights {
+        match variant {
+            Variant::Standard => self.standard_weights,
+            Variant::Advanced => self.advanced_weights,
+        }
+    }
+
+    /// `variant`'s scores are rounded down to a multiple of this power of
+    /// two (see `standard_grain`).
+    pub(super) const fn grain(&self, variant: Variant) -> i32 {
+        match variant {
+            Variant::Standard => self.standard_grain,
+            Variant::Advanced => self.advanced_grain,
+        }
+    }
 }
 
 /// Pods' tunables as played.

@@ -4,7 +4,9 @@
 //! whether the side to move went on to win. The weights that best predict
 //! the labels through `1 / (1 + e^(-score / scale))` are the fitted ones.
 
-use super::eval::{FEATURES, Feature, Weights, evaluate_terms};
+use super::eval::evaluate_terms;
+use super::features::{FEATURES, Feature, Weights};
+use super::tunables::TUNABLES;
 use super::{Move, Position, Rules, Side};
 use crate::games::linear::solve;
 
@@ -155,9 +157,8 @@ pub enum TuneError {
 pub fn run(variant: super::Variant, request: &crate::games::registry::TuneRequest) -> Result<Vec<String>, TuneError> {
     let rules = Rules::default_for(variant);
     let start = Position::start(&rules, super::Rotation::default());
-    let weights = Weights::for_variant(variant)
-        .with_text(request.weights.as_deref().unwrap_or(""))
-        .map_err(TuneError::Weights)?;
+    let weights =
+        TUNABLES.weights(variant).with_text(request.weights.as_deref().unwrap_or("")).map_err(TuneError::Weights)?;
     let free: Vec<Feature> = if request.features.is_empty() {
         Feature::ALL.into_iter().filter(|&feature| weights.get(feature) != 0).collect()
     } else {
@@ -171,7 +172,7 @@ pub fn run(variant: super::Variant, request: &crate::games::registry::TuneReques
         return Err(TuneError::NoPositions);
     }
     let initial = weights.0.map(f64::from);
-    let scale = request.scale.unwrap_or_else(|| best_scale(&samples, &Weights::for_variant(variant).0.map(f64::from)));
+    let scale = request.scale.unwrap_or_else(|| best_scale(&samples, &TUNABLES.weights(variant).0.map(f64::from)));
     let fitted = fit(&samples, &weights, &free, scale, request.steps);
     let rounded = Weights(fitted.map(|weight| weight.round() as i32));
     Ok(vec![
