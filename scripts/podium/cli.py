@@ -17,8 +17,8 @@ from .compliance import Compliance
 from .engines import Player, Referee
 from .errors import EngineFault, Interrupted, OptionRefused, PodiumError, RefereeError, UsageError
 from .export import export_games, tune_command
-from .header import match_header
-from .match import Match, MatchSettings, match_report
+from .match import Match, match_report
+from .match_settings import MatchSettings
 from .merge import join_shards
 from .notation import poldr_shape
 from .openings import OpeningBook
@@ -321,7 +321,7 @@ def header_settings(header: dict, records_path: str) -> MatchSettings:
 def open_records(settings: MatchSettings) -> RecordFile:
     """The records file, its first line the match's settings when it is new."""
     try:
-        return RecordFile(settings.records_path, match_header(settings))
+        return RecordFile(settings.records_path, settings.header())
     except OSError as error:
         raise UsageError(f"{settings.records_path}: {error.strerror}") from None
 

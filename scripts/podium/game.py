@@ -8,19 +8,16 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .clock import GameClock
 from .engines import Player, Referee
 from .errors import EngineFault, RefereeError
+from .match_settings import MatchSettings
 from .notation import (BLACK, NO_MOVE, WHITE, fen_fields, hand_of, ply_of, poldr_reserves, repetition_key,
                        side_to_move, win_for)
 from .openings import Opening
 from .protocol import position_command
 from .rules import GameRules
-
-if TYPE_CHECKING:
-    from .match import MatchSettings
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,17 +7,13 @@ cannot change when it is resumed; how it is run (concurrency, timeouts, the SPRT
 
 from __future__ import annotations
 
-import datetime
 import json
 import math
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from .clock import LONGEST_MS, TimeControl, control_problem
 from .notation import POLDR_POSITION_RE, POSITION_RE
 from .rules import GAMES, MAX_GAMES, VARIANTS, GameRules
-
-if TYPE_CHECKING:
-    from .match import MatchSettings
 
 HEADER_TYPE = "match"
 # The records' format: 2 since the one schema of both games ("type": "game", "index" from 1, per-engine
@@ -44,36 +40,6 @@ IDENTITY = {
     "openings": "--openings",
     "shard": "--shard",
 }
-
-
-def match_header(settings: MatchSettings) -> dict:
-    rules, control, sprt, timeouts = settings.rules, settings.time_control, settings.sprt, settings.timeouts
-    return {
-        "type": HEADER_TYPE,
-        "format": FORMAT,
-        "engines": [{"name": spec.name, "cmd": spec.argv, "options": spec.options, "dir": spec.cwd,
-                     "time_control": control_json(spec.time_control)} for spec in settings.engines],
-        "referee": settings.referee_argv,
-        "game": rules.game,
-        "variant": settings.variant,
-        "players": rules.players if rules.poldr else None,
-        "size": rules.size if rules.poldr else None,
-        "bricks": rules.bricks if rules.poldr else None,
-        "games": settings.games,
-        "time_control": control_json(control),
-        "timemargin_ms": settings.margin_ms,
-        "max_plies": settings.max_plies,
-        "rotation": settings.rotation,
-        "random_plies": settings.random_plies,
-        "seed": settings.seed,
-        "openings": settings.opening_lines,
-        "shard": list(settings.shard) if settings.shard else None,
-        "sprt": None if sprt is None else {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
-                                           "beta": sprt.beta},
-        "concurrency": settings.concurrency,
-        "timeouts": {"startup": timeouts.startup, "ready": timeouts.ready, "stall": timeouts.stall},
-        "started": datetime.datetime.now().isoformat(timespec="seconds"),
-    }
 
 
 def control_json(control: TimeControl | None) -> dict | None:

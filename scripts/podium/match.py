@@ -7,56 +7,20 @@ import queue
 import sys
 import threading
 import traceback
-from dataclasses import dataclass, field
 
-from .clock import TimeControl
-from .engines import EngineSpec, Player, Referee
+from .engines import Player, Referee
 from .errors import OptionRefused, RefereeError
 from .game import GameRunner, GameSpec, game_specs
+from .match_settings import MatchSettings
 from .notation import POLDR_COLOURS
 from .openings import OpeningBook
-from .process import CHILDREN, Transcript
-from .protocol import Timeouts
+from .process import CHILDREN
 from .records import RecordFile, game_moves_key, is_poldr_record, record_engines, record_index, result_text
-from .rules import GameRules
-from .stats import (MIN_PAIRS, Sprt, Tally, count_of, elo_basis, format_elo, share_with_interval, sprt_bounds,
+from .stats import (MIN_PAIRS, Tally, count_of, elo_basis, format_elo, share_with_interval, sprt_bounds,
                     sprt_llr)
 
 # How long a worker may take to end once its engines are killed (it closes them and leaves).
 WORKER_EXIT_S = 10.0
-
-
-@dataclass
-class MatchSettings:
-    engines: list[EngineSpec]
-    referee_argv: list[str]
-    variant: str | None  # Pods; None for POLD.R
-    games: int
-    concurrency: int
-    time_control: TimeControl | None  # the match's; an engine's own (EngineSpec.time_control) comes first
-    margin_ms: int
-    max_plies: int
-    rotation: str
-    random_plies: int
-    seed: int
-    opening_lines: list[str] | None
-    records_path: str
-    sprt: Sprt | None
-    timeouts: Timeouts
-    transcript: Transcript
-    rules: GameRules = field(default_factory=GameRules)
-    shard: tuple[int, int] | None = None  # (K, N): this run plays the K-th of N slices of the match
-
-    def control_of(self, spec: EngineSpec) -> TimeControl:
-        """The time control an engine plays under: its own, else the match's."""
-        return spec.time_control or self.time_control
-
-    def describe_controls(self) -> str:
-        """'tc 1+0.01' when every engine has it; 'new tc 2+0.02, base tc 1+0.01' with time odds."""
-        controls = [self.control_of(spec) for spec in self.engines]
-        if all(control == controls[0] for control in controls):
-            return controls[0].describe()
-        return ", ".join(f"{spec.name} {control.describe()}" for spec, control in zip(self.engines, controls))
 
 
 class Worker(threading.Thread):

@@ -14,8 +14,8 @@ from .clock import DEEPEST_PODIUM, TimeControl, parse_limit
 from .engines import EngineSpec
 from .errors import UsageError
 from .game import game_specs, group_count
-from .header import IDENTITY, MOST_CONCURRENCY, MOST_PLIES, describe, identity_differences, match_header
-from .match import MatchSettings
+from .header import IDENTITY, MOST_CONCURRENCY, MOST_PLIES, describe, identity_differences
+from .match_settings import MatchSettings
 from .notation import poldr_shape
 from .process import LINE_BREAK_RE, Transcript
 from .protocol import Timeouts
@@ -338,7 +338,7 @@ def fill_from_header(args: argparse.Namespace, header: dict) -> None:
 
 def check_same_match(header: dict, settings: MatchSettings, path: str) -> None:
     """Arguments that contradict the settings recorded in a resumed file are a usage error."""
-    given = match_header(settings)
+    given = settings.header()
     if differences := identity_differences(header, given):
         if "game" in differences:  # another game has other settings: they follow from it
             differences = [key for key in differences if key not in GAME_SETTINGS]
