@@ -14,6 +14,9 @@ RANDOM_MOVER = os.path.join(SCRIPTS, "random_mover.py")
 FAKE = os.path.join(HERE, "fake_engine.py")
 # Absolute, since the tests run engines from scratch directories: PODIUM_BIN=target/release/podium works too.
 PODIUM = os.path.abspath(os.environ["PODIUM_BIN"]) if os.environ.get("PODIUM_BIN") else None
+if PODIUM:
+    # The scripts under test default to $PODIUM_BIN, read from their own scratch directories.
+    os.environ["PODIUM_BIN"] = PODIUM
 NEEDS_PODIUM = unittest.skipUnless(PODIUM, "PODIUM_BIN is not set: set it to the podium binary to run this test")
 
 if SCRIPTS not in sys.path:
