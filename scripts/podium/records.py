@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
 from .errors import ENGINE_FAULTS, UsageError
-from .header import header_problem, shown, upgrade_header
+from .header import HEADER_TYPE, header_problem, shown, upgrade_header
 from .notation import POLDR_POSITION_RE, POSITION_RE, poldr_shape
 from .rules import MAX_GAMES, GameRules, as_rules
 
@@ -301,7 +301,7 @@ def text_lines(path: str) -> Iterator[tuple[int, str]]:
 
 def is_match_header(line: dict) -> bool:
     """The first line of a records file written by this arbiter: the match's settings, not a game."""
-    return line.get("type") == "match"
+    return line.get("type") == HEADER_TYPE
 
 
 @dataclass
