@@ -12,10 +12,11 @@ with `#` are skipped. Each
 position is solved by its own process, with the hash size given, and timed in CPU time (user and
 system, of that process), so that other work on the machine changes the figures little. A position
 not proved within --movetime counts as slower than every proved one. --cpu-limit S limits each
-position to S seconds of CPU time instead of wall-clock time (the process is stopped by the system
-at the limit): on a machine other work shares, a wall-clock limit gives a position less than its
-time. With --results FILE each position's result is also written there as a JSON line. Progress
-goes to stderr, the table to stdout.
+position to S seconds of CPU time instead of wall-clock time (`podium solve --cpu-limit`, which
+answers with the nodes it searched; the system stops a build without that option at the limit): on
+a machine other work shares, a wall-clock limit gives a position less than its time. With
+--results FILE each position's result is also written there as a JSON line. Progress goes to
+stderr, the table to stdout.
 
 Python 3.11 standard library only.
 """
@@ -35,6 +36,12 @@ from dataclasses import dataclass
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_PODIUM = os.path.join(REPOSITORY, "target", "release", "podium")
 VARIANTS = ("standard", "advanced")
+
+
+# Seconds past --cpu-limit at which the system stops a `podium solve` that has not stopped itself.
+CPU_LIMIT_BACKSTOP = 30
+# The exit status of a command line clap refuses (an option an older build does not know).
+CLAP_USAGE_ERROR = 2
 
 
 class TableError(Exception):
@@ -100,23 +107,23 @@ class SolveError(Exception):
 def solve_answer(engine: str, variant: str, fen: str, movetime: int | None, hash_mb: int,
                  cpu_limit: int | None = None, extra: tuple[str, ...] = ()) -> dict:
     """`podium solve --json` on one position: its answer ("proven", "winner", "nodes", ...).
-    With `cpu_limit` (seconds) the system stops the process after that much CPU time, and the
-    answer is then {"proven": False, "nodes": 0, "stopped": "cpu"}. `extra`: more arguments of
-    `podium solve`. scripts/perfect_play.py and scripts/campaign.py prove through it too."""
+    With `cpu_limit` (seconds) `podium solve --cpu-limit` gives up after that much CPU time and
+    answers with "stopped": "cpu" and the nodes it searched; a build without that option (an older
+    one, to compare with) is stopped by the system instead, and the answer is then {"proven":
+    False, "nodes": 0, "stopped": "cpu"}. `extra`: more arguments of `podium solve`.
+    scripts/perfect_play.py and scripts/campaign.py prove through it too."""
     command = [engine, "solve", "--variant", variant, "--fen", fen, "--hash", str(hash_mb), "--json", *extra]
     if movetime is not None:
         command += ["--movetime", str(movetime)]
-
-    def limit_cpu() -> None:
-        if cpu_limit is not None:
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
-
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, preexec_fn=limit_cpu if cpu_limit else None)
-    except OSError as error:
-        raise SolveError(f"cannot start {engine}: {error.strerror}") from None
-    if cpu_limit is not None and run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
-        return {"proven": False, "nodes": 0, "stopped": "cpu"}
+    if cpu_limit is None:
+        run = run_solve(engine, command, None)
+    else:
+        # The system's limit stays as a backstop, some way past the engine's own.
+        run = run_solve(engine, [*command, "--cpu-limit", str(cpu_limit)], cpu_limit + CPU_LIMIT_BACKSTOP)
+        if run.returncode == CLAP_USAGE_ERROR and "--cpu-limit" in run.stderr:
+            run = run_solve(engine, command, cpu_limit)
+        if run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+            return {"proven": False, "nodes": 0, "stopped": "cpu"}
     if run.returncode != 0:
         raise SolveError(f"{' '.join(command)} failed: {run.stderr.strip() or run.stdout.strip()}")
     try:
@@ -126,6 +133,19 @@ def solve_answer(engine: str, variant: str, fen: str, movetime: int | None, hash
     except ValueError:
         pass
     raise SolveError(f"{' '.join(command)}: not the JSON of `podium solve --json`: {run.stdout[:200]!r}")
+
+
+def run_solve(engine: str, command: list[str], cpu_seconds: int | None) -> subprocess.CompletedProcess:
+    """Runs `command`, stopped by the system after `cpu_seconds` of CPU time if given."""
+    def limit_cpu() -> None:
+        if cpu_seconds is not None:
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 5))
+
+    try:
+        return subprocess.run(command, capture_output=True, text=True,
+                              preexec_fn=limit_cpu if cpu_seconds is not None else None)
+    except OSError as error:
+        raise SolveError(f"cannot start {engine}: {error.strerror}") from None
 
 
 def solve(engine: str, endgame: Endgame, movetime: int | None, hash_mb: int, cpu_limit: int | None = None,

@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use podium::cli::analysis::{self, json_string};
 use podium::cli::bench::{self, BenchOptions};
+use podium::cli::cpu_time;
 use podium::cli::positions::{Lines, Request, line_id, parse_request};
 use podium::cli::rules::ReadAs;
 use podium::games::registry::{Kind, Registry, SelectError, Selected, TuneRequest};
@@ -96,6 +97,10 @@ struct SolveArgs {
     /// Give up after this many milliseconds (default: no limit).
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
+    /// Give up once the process has used this many seconds of CPU time
+    /// (Linux), answering with the nodes searched (default: no limit).
+    #[arg(long, value_name = "S", value_parser = clap::value_parser!(u64).range(1..))]
+    cpu_limit: Option<u64>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -109,7 +114,7 @@ struct SolveArgs {
     /// where the search in play tries proofs); one line each: the position,
     /// the move, at most how many plies the game then lasts. The books the
     /// games carry.
-    #[arg(long, conflicts_with_all = ["json", "movetime", "certificate"])]
+    #[arg(long, conflicts_with_all = ["json", "movetime", "cpu_limit", "certificate"])]
     tree: bool,
     /// With --tree: positions proved within this many nodes (with a
     /// cleared table of 4 MB) end the tree.
@@ -758,14 +763,27 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let position = game.position_line();
     let started = Instant::now();
     let outcome = game.outcome();
-    let Proof { found: proof, draw, nodes } = match &outcome {
-        Some(outcome) => Proof {
-            found: outcome.winner.map(|winner| (0, Vec::new(), Some(winner))),
-            draw: outcome.winner.is_none(),
-            nodes: 0,
-        },
-        None => prove(game.as_ref(), args)?,
+    let signals = Signals::default();
+    let (Proof { found: proof, draw, nodes }, out_of_cpu) = match (&outcome, args.cpu_limit) {
+        (Some(outcome), _) => (
+            Proof {
+                found: outcome.winner.map(|winner| (0, Vec::new(), Some(winner))),
+                draw: outcome.winner.is_none(),
+                nodes: 0,
+            },
+            false,
+        ),
+        (None, None) => (prove(game.as_ref(), args, &signals)?, false),
+        (None, Some(seconds)) => {
+            let limit = Duration::from_secs(seconds);
+            let (proof, fired) =
+                cpu_time::with_cpu_limit(limit, &signals.stop, || prove(game.as_ref(), args, &signals))
+                    .context("--cpu-limit")?;
+            (proof?, fired)
+        }
     };
+    // The limit may fire just as a proof completes: then the proof stands.
+    let out_of_cpu = out_of_cpu && proof.is_none() && !draw;
     let time = started.elapsed().as_millis();
     let mut out = Out::new();
     if args.json {
@@ -781,8 +799,9 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         let over = outcome
             .as_ref()
             .map_or(String::new(), |outcome| format!(",\"gameover\":{}", json_string(&outcome.description)));
+        let stopped = if out_of_cpu { ",\"stopped\":\"cpu\"" } else { "" };
         out.line(format_args!(
-            "{{\"type\":\"solve\",\"position\":\"{position}\",{},{proof},\"nodes\":{nodes},\"time\":{time}{over}}}",
+            "{{\"type\":\"solve\",\"position\":\"{position}\",{},{proof},\"nodes\":{nodes},\"time\":{time}{stopped}{over}}}",
             read_as.json_fields()
         ));
     } else {
@@ -791,6 +810,10 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
         match (&outcome, &proof) {
             (Some(outcome), _) => out.line(format_args!("result game over: {outcome}")),
             (None, None) if draw => out.line("result draw: neither side can force a win"),
+            (None, None) if out_of_cpu => out.line(format_args!(
+                "result unknown: no proof within {} s of CPU time",
+                args.cpu_limit.unwrap_or_default()
+            )),
             (None, None) => out.line("result unknown: no proof within the limits"),
             (None, Some((mate, line, winner))) => {
                 out.line(format_args!("result {}", proof_in_words(game.as_ref(), *mate, *winner)));
@@ -856,7 +879,7 @@ struct Proof {
 
 /// Proves a position that is not over: by the game's proof-number search
 /// where it has one and `--method` allows it, else by the search with proofs.
-fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
+fn prove(game: &dyn Session, args: &SolveArgs, signals: &Signals) -> anyhow::Result<Proof> {
     let movetime = args.movetime.map(Duration::from_millis);
     let request = SolveRequest {
         megabytes: args.hash as usize,
@@ -864,13 +887,18 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
         certificate: args.certificate.is_some(),
         where_better: args.method == Method::Auto && args.certificate.is_none(),
     };
-    let solved = if args.method == Method::Search { None } else { game.solve(&request, &Signals::default()) };
+    let solved = if args.method == Method::Search { None } else { game.solve(&request, signals) };
     if let Some(solved) = solved {
         if let Some(got) = solved.megabytes_if_short {
             warn_hash_short(args.hash, got);
         }
         if let Some(path) = &args.certificate {
-            write_certificate(path, solved.certificate.as_ref())?;
+            // A limit reached is an answer (unknown), not a failure of the command.
+            if solved.verdict == Verdict::Unknown {
+                log::warn!("--certificate {path}: not written: no proof within the limits");
+            } else {
+                write_certificate(path, solved.certificate.as_ref())?;
+            }
         }
         // Moves of the side to move, as a search reports a mate.
         let moves = solved.plies.div_ceil(game.players() as u32) as i32;
@@ -896,7 +924,7 @@ fn prove(game: &dyn Session, args: &SolveArgs) -> anyhow::Result<Proof> {
     // paranoid search's, whatever plays best in games.
     searcher.set_multiplayer(MultiplayerSearch::Paranoid);
     let mut last: Option<Report<String>> = None;
-    let result = game.search(&mut searcher, &limits, &[], &Signals::default(), &mut |progress| {
+    let result = game.search(&mut searcher, &limits, &[], signals, &mut |progress| {
         if let Progress::Line(report) = progress {
             last = Some(report.clone());
         }

@@ -322,3 +322,35 @@ fn solve_proves_small_poldr_games_as_text_and_json() {
     let bad = podium(&["solve", "--game", "poldr", "--variant", "advanced"]);
     assert!(!bad.status.success());
 }
+
+#[test]
+#[cfg(target_os = "linux")]
+fn solve_gives_up_at_its_cpu_limit_with_the_nodes_it_searched() {
+    // The standard start is far beyond a second's proof, by df-pn and by the search.
+    for method in ["dfpn", "search"] {
+        let args = ["solve", "--variant", "standard", "--hash", "16", "--cpu-limit", "1", "--method", method];
+        let text = stdout_lines(&podium(&args));
+        assert_eq!(text[2], "result unknown: no proof within 1 s of CPU time", "{method}: {text:?}");
+        let json = stdout_lines(&podium(&[&args[..], &["--json"]].concat()));
+        assert!(json[0].contains(r#""proven":false,"nodes":"#), "{method}: {json:?}");
+        assert!(json[0].ends_with(r#","stopped":"cpu"}"#), "{method}: {json:?}");
+        let nodes: u64 =
+            json[0].split(r#""nodes":"#).nth(1).and_then(|rest| rest.split(',').next()).unwrap().parse().unwrap();
+        assert!(nodes > 0, "{method}: {json:?}");
+    }
+    // A proof within the limit is the answer, with no word of the limit.
+    let proved = stdout_lines(&podium(&[
+        "solve",
+        "--game",
+        "poldr",
+        "--size",
+        "4",
+        "--bricks",
+        "3",
+        "--cpu-limit",
+        "60",
+        "--json",
+    ]));
+    assert!(proved[0].contains(r#""proven":true,"#) && !proved[0].contains("stopped"), "{proved:?}");
+    assert!(!podium(&["solve", "--variant", "standard", "--cpu-limit", "0"]).status.success());
+}

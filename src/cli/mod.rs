@@ -5,5 +5,6 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod cpu_time;
 pub mod positions;
 pub mod rules;

@@ -76,6 +76,24 @@ class Table(unittest.TestCase):
         self.assertEqual(rows[1][4], "over 0.3 s")
         self.assertEqual(run.stderr.count(" plies standard: "), 3)
 
+    def test_a_position_left_open_at_the_cpu_limit_keeps_its_nodes(self):
+        answer = solve_table.solve_answer(PODIUM, "standard", STANDARD_START, None, 16, cpu_limit=1)
+        self.assertEqual((answer["proven"], answer["stopped"]), (False, "cpu"))
+        self.assertGreater(answer["nodes"], 0)
+
+    def test_a_build_without_the_cpu_limit_option_is_stopped_by_the_system(self):
+        # An older build refuses the option as clap does; it then runs until the system stops it.
+        with tempfile.TemporaryDirectory() as directory:
+            old_build = os.path.join(directory, "podium-old")
+            with open(old_build, "w") as handle:
+                handle.write("#!/bin/sh\n"
+                             "case \"$*\" in *--cpu-limit*) echo \"error: unexpected argument '--cpu-limit'\" >&2;"
+                             " exit 2;; esac\n"
+                             "while :; do :; done\n")
+            os.chmod(old_build, 0o755)
+            answer = solve_table.solve_answer(old_build, "standard", STANDARD_START, None, 16, cpu_limit=1)
+        self.assertEqual(answer, {"proven": False, "nodes": 0, "stopped": "cpu"})
+
     def test_an_engine_that_cannot_start_is_one_error_line(self):
         run = run_table(f"{STANDARD_START} # 60 standard\n", "--engine", "/nonexistent/podium")
         self.assertEqual(run.returncode, 2)
