@@ -59,7 +59,10 @@ of one proof, for every reply of the loser, down to positions that prove within 
 where the search in play tries proofs), headed by the command: `DIR/<stem>-NN.txt`, NN the root's
 number in FILE and <stem> FILE's name without its extension (the build packs every file there). A
 root not proved within --time-limit seconds is reported and left without one, and so is a root that
-play proves by itself (the tree is empty).
+play proves by itself (the tree is empty). Where the side to move wins and the stores prove one of
+its moves won, the tree is written from that move (`podium solve --tree --first-move MOVE`): the
+same book where the root's proof finds that move, without refuting again at the root the moves the
+stores refuted, which may take far longer than the win.
 
 `status` prints the root's verdict (with --roots, how many of the roots are proved), the count of
 sub-proofs proved and open (with the CPU time they were given) and of positions above them
@@ -656,8 +659,20 @@ def write_trees(args: argparse.Namespace) -> int:
         if winner and not os.path.exists(out):
             wanted.append((number, root, winner, out))
 
+    first_moves = {}
+    if any(mover_of(root) == winner for _, root, winner, _ in wanted):
+        engine = Engine(args.engine, args.variant, 0)
+        try:
+            for number, root, winner, _ in wanted:
+                if mover_of(root) == winner:
+                    first_moves[number] = proved_first_move(engine, store, args.variant, root, winner)
+        finally:
+            engine.close()
+
     def write(number: int, root: str, winner: str, out: str) -> tuple[str, str]:
+        first_move = first_moves.get(number)
         command = [args.engine, "solve", "--game", "pods", "--variant", args.variant, "--fen", root,
+                   *(["--first-move", first_move] if first_move else []),
                    "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
         started = time.monotonic()
         try:
@@ -693,6 +708,16 @@ def write_trees(args: argparse.Namespace) -> int:
     print(f"{outcomes.count('written')} books written, {outcomes.count('needless')} not needed, "
           f"{outcomes.count('failed')} roots not proved")
     return outcomes.count("failed")
+
+
+def proved_first_move(engine: Engine, store: dict[tuple[str, str], dict], variant: str, root: str,
+                      winner: str) -> str | None:
+    """A move of `root` after which the stores prove `winner`, `root`'s side to move, wins; None if
+    they prove none."""
+    for child, move in engine.moves(root).items():
+        if (store.get((variant, child)) or {}).get("winner") == winner:
+            return move
+    return None
 
 
 def parse_shard(text: str) -> tuple[int, int]:

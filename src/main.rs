@@ -126,6 +126,11 @@ struct SolveArgs {
     /// replies to a first move that throws the win away.
     #[arg(long, requires = "tree")]
     refutations: bool,
+    /// With --tree: the side to move's winning move, known already (a
+    /// campaign's store proved it): the tree is written from it, the root's
+    /// other moves not refuted again.
+    #[arg(long, value_name = "MOVE", requires = "tree", conflicts_with = "refutations")]
+    first_move: Option<String>,
     /// Write the proof tree to this file, for a checker (Pods; docs/solving.md).
     #[arg(long, value_name = "FILE")]
     certificate: Option<String>,
@@ -751,8 +756,12 @@ fn run_solve(args: &SolveArgs) -> anyhow::Result<()> {
     let read_as = ReadAs::of(&Registry::builtin(), &args.game.selected()?);
     let game = args.game.session(&args.moves)?;
     if args.tree {
-        let request =
-            TreeRequest { leaf_nodes: args.leaf_nodes, megabytes: args.hash as usize, refutations: args.refutations };
+        let request = TreeRequest {
+            leaf_nodes: args.leaf_nodes,
+            megabytes: args.hash as usize,
+            refutations: args.refutations,
+            first_move: args.first_move.clone(),
+        };
         let lines = game.proof_tree(&request).map_err(|error| anyhow::anyhow!(error))?;
         let mut out = Out::new();
         for line in lines {

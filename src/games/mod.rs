@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::search::{
     Leaves, Limits, Progress, ProofStep, Report, SearchGame, SearchResult, Searcher, Signals, Solver, Verdict,
-    build_proof_tree, build_refutation_trees, ceiling,
+    build_proof_tree, build_proof_tree_from, build_refutation_trees, ceiling,
 };
 
 /// How a game ended, for any game: a game's own typed outcome seen through
@@ -69,7 +69,7 @@ where
 }
 
 /// What `podium solve --tree` asks a game for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct TreeRequest {
     /// Positions proved within this many nodes (with a cleared table of
     /// 4 MB) end the tree.
@@ -79,6 +79,9 @@ pub struct TreeRequest {
     /// The trees refuting the side to move's losing moves, rather than
     /// the tree of its win.
     pub refutations: bool,
+    /// The side to move's winning move, known from elsewhere (a campaign's
+    /// store): the tree is written from it, without proving the root again.
+    pub first_move: Option<String>,
 }
 
 /// A game in progress: its start, its moves and what its history decides,
@@ -311,7 +314,8 @@ fn legal_prefix<G: SearchGame>(game: &G, root: &G::Position, pv: &[G::Move]) -> 
 }
 
 /// `Session::proof_tree` for a game: the tree of `root` (see
-/// `search::build_proof_tree`, or with `request.refutations`
+/// `search::build_proof_tree`, from `request.first_move` with
+/// `search::build_proof_tree_from`, or with `request.refutations`
 /// `search::build_refutation_trees`), with these `leaves`, a line for each entry: the position line,
 /// the winner's move and at most how many plies the game then lasts.
 pub(crate) fn proof_tree_lines<G: SearchGame>(
@@ -324,8 +328,20 @@ where
     G::Position: fmt::Display,
     G::Move: fmt::Display,
 {
-    let build = if request.refutations { build_refutation_trees } else { build_proof_tree };
-    let entries = build(game, root, leaves, request.megabytes)?;
+    let entries = match (&request.first_move, request.refutations) {
+        (Some(_), true) => return Err("a first move and the refutations: one tree or the other".to_string()),
+        (Some(first), false) => {
+            let mut moves = Vec::new();
+            game.legal_moves(root, &mut moves);
+            let mv = moves
+                .into_iter()
+                .find(|mv| mv.to_string() == *first)
+                .ok_or_else(|| format!("first move {first}: not a legal move here"))?;
+            build_proof_tree_from(game, root, mv, leaves, request.megabytes)?
+        }
+        (None, true) => build_refutation_trees(game, root, leaves, request.megabytes)?,
+        (None, false) => build_proof_tree(game, root, leaves, request.megabytes)?,
+    };
     Ok(entries.iter().map(|entry| format!("{} {} {}", entry.position, entry.mv, entry.plies)).collect())
 }
 

@@ -26,7 +26,7 @@ pub use dfpn::{ProofStep, TreeError};
 pub use game::{Decided, GameKnowledge, GameRules, Policy, SearchGame};
 pub use limits::{Clock, Limits, Signals};
 pub use proof_tree::{
-    Leaves, ProofTreeEntries, ProofTreeEntry, build_proof_tree, build_refutation_trees, check_proof_tree,
-    check_proof_tree_sample,
+    Leaves, ProofTreeEntries, ProofTreeEntry, build_proof_tree, build_proof_tree_from, build_refutation_trees,
+    check_proof_tree, check_proof_tree_sample,
 };
 pub use solve::{ProofTree, Solution, Solver, Verdict};

@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::game::{GameRules, SearchGame};
-use super::solver::{ProofTable, Prover, proved_move};
+use super::solver::{ProofTable, Proven, Prover, proved_move};
 
 /// One position of a proof tree: the winner to move, its proved move, and
 /// at most how many plies the game then lasts.
@@ -111,6 +111,38 @@ pub fn build_proof_tree<G: SearchGame>(
     Ok(builder.entries)
 }
 
+/// `build_proof_tree` where the side to move's winning move `first` is
+/// known already (a campaign proved it): the root's entry is that move,
+/// and only the position after it is proved, not the root, whose other
+/// moves may take far longer to refute than `first` takes to win. The
+/// same entries as `build_proof_tree` where it finds the same move. `Err`
+/// where `first` is not proved to win.
+pub fn build_proof_tree_from<G: SearchGame>(
+    game: &G,
+    root: &G::Position,
+    first: G::Move,
+    leaves: Leaves,
+    megabytes: usize,
+) -> Result<ProofTreeEntries<G>, String> {
+    if !game.is_legal(root, first) {
+        return Err(format!("{first}: not a legal move here"));
+    }
+    let mut builder = TreeBuilder::new(game, root, leaves, megabytes)?;
+    let after = game.play(root, first);
+    let winner = game.mover(root);
+    let proven = builder.prove(&after)?;
+    if proven.mover_wins {
+        return Err(format!("{first} is not proved to win: it loses"));
+    }
+    // The position's plies, as a proof of the root counts them through this move.
+    builder.entries.push(ProofTreeEntry { position: *root, mv: first, plies: proven.plies + 1 });
+    builder.seen.insert(game.symmetric_key(root).0);
+    let mut stack = Vec::new();
+    next_winner_positions(game, &after, winner, &mut stack)?;
+    builder.grow(stack, winner)?;
+    Ok(builder.entries)
+}
+
 /// The refutations of `root`'s losing moves: for every move of the side to
 /// move after which the other side is proved to win (one move of each
 /// class of moves equal up to a symmetry), the other side's proof tree, as
@@ -205,15 +237,20 @@ impl<'g, G: SearchGame> TreeBuilder<'g, G> {
         Ok(())
     }
 
+    /// Proves `position` with the full proofs' table.
+    fn prove(&mut self, position: &G::Position) -> Result<Proven, String> {
+        let same_side = |a: usize, b: usize| a == b;
+        let mut interrupt = |_: u64| false;
+        Prover::new(self.game, &mut self.table, &same_side, 0, &mut interrupt)
+            .prove(position)
+            .map_err(|unproven| format!("no proof: {unproven:?}"))
+    }
+
     /// Proves `position` and adds it with its proved move if its side to
     /// move wins; returns that move, `None` where it does not win.
     fn add_entry(&mut self, position: &G::Position) -> Result<Option<G::Move>, String> {
         let game = self.game;
-        let same_side = |a: usize, b: usize| a == b;
-        let mut interrupt = |_: u64| false;
-        let proven = Prover::new(game, &mut self.table, &same_side, 0, &mut interrupt)
-            .prove(position)
-            .map_err(|unproven| format!("no proof: {unproven:?}"))?;
+        let proven = self.prove(position)?;
         if !proven.mover_wins {
             return Ok(None);
         }

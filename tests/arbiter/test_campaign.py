@@ -16,6 +16,7 @@ from collections.abc import Callable
 from support import NEEDS_PODIUM, PODIUM, SCRIPTS
 
 import campaign
+import solve_table
 from podium.verdicts import read_store
 
 SCRIPT = os.path.join(SCRIPTS, "campaign.py")
@@ -391,6 +392,50 @@ class Campaign(unittest.TestCase):
         refused = run("trees", store, "--roots", book, "--out", books, "--jobs", "0")
         self.assertEqual(refused.returncode, 2)
         self.assertIn("--jobs, --time-limit, --hash and --leaf-nodes must be positive", refused.stderr)
+
+    def test_trees_start_from_the_winning_move_the_store_proves(self):
+        # After any Black move from ROOT, White to move wins; a walk one ply down proves its move.
+        engine = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(engine.close)
+        root = next(iter(engine.moves(ROOT)))
+        book = self.path("roots.txt")
+        with open(book, "w", encoding="utf-8") as handle:
+            handle.write(root + "\n")
+        store = self.path("verdicts.jsonl")
+        done = run("run", store, "--roots", book, "--split", "1", "--cpu-limit", "5", "--hash", "4",
+                   "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        verdicts = read_store(store)
+        self.assertEqual(verdicts[("standard", root)]["winner"], "white")
+        first = next(move for child, move in engine.moves(root).items()
+                     if (verdicts.get(("standard", child)) or {}).get("winner") == "white")
+        books = self.path("books")
+        os.mkdir(books)
+        done = run("trees", store, "--roots", book, "--out", books, "--hash", "4", "--leaf-nodes", "100",
+                   "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(books, "roots-01.txt"), encoding="utf-8") as handle:
+            written = handle.read()
+        self.assertIn(f'--fen "{root}" --first-move {first} --hash 4 --tree --leaf-nodes 100', written)
+        # The same book the root's own proof writes, where it finds the same move.
+        solve = subprocess.run([PODIUM, "solve", "--game", "pods", "--variant", "standard", "--fen", root,
+                                "--hash", "4", "--tree", "--leaf-nodes", "100"], capture_output=True, text=True)
+        self.assertTrue(solve.stdout.startswith(f"{root} {first} "), solve.stdout)
+        self.assertEqual("".join(line + "\n" for line in written.splitlines() if not line.startswith("#")),
+                         solve.stdout)
+        # A move that does not win is refused (the first in the engine's order that a proof of the
+        # position after it says Black wins), and so is one that is not legal.
+
+        def first_move_tree(move: str) -> subprocess.CompletedProcess:
+            return subprocess.run([PODIUM, "solve", "--variant", "standard", "--fen", root, "--hash", "4",
+                                   "--tree", "--first-move", move], capture_output=True, text=True)
+
+        losing = next(move for child, move in engine.moves(root).items()
+                      if solve_table.solve_answer(PODIUM, "standard", child, None, 4)["winner"] == "p2")
+        for move, why in ((losing, f"{losing} is not proved to win"), ("zz", "zz: not a legal move here")):
+            refused = first_move_tree(move)
+            self.assertNotEqual(refused.returncode, 0)
+            self.assertIn(why, refused.stderr)
 
     def test_shards_merge_into_the_proof_of_one_run(self):
         shards = [self.path(f"shard{index}.jsonl") for index in range(2)]
