@@ -128,18 +128,13 @@ pub fn build_proof_tree_from<G: SearchGame>(
         return Err(format!("{first}: not a legal move here"));
     }
     let mut builder = TreeBuilder::new(game, root, leaves, megabytes)?;
-    let after = game.play(root, first);
-    let winner = game.mover(root);
-    let proven = builder.prove(&after)?;
+    let proven = builder.prove(&game.play(root, first))?;
     if proven.mover_wins {
         return Err(format!("{first} is not proved to win: it loses"));
     }
     // The position's plies, as a proof of the root counts them through this move.
     builder.entries.push(ProofTreeEntry { position: *root, mv: first, plies: proven.plies + 1 });
-    builder.seen.insert(game.symmetric_key(root).0);
-    let mut stack = Vec::new();
-    next_winner_positions(game, &after, winner, &mut stack)?;
-    builder.grow(stack, winner)?;
+    builder.grow_below(root, first)?;
     Ok(builder.entries)
 }
 
@@ -211,12 +206,18 @@ impl<'g, G: SearchGame> TreeBuilder<'g, G> {
         let Some(mv) = self.add_entry(root)? else {
             return Ok(false);
         };
-        self.seen.insert(root_key);
+        self.grow_below(root, mv)?;
+        Ok(true)
+    }
+
+    /// Grows the tree below `root`, an entry whose winner plays `mv`.
+    fn grow_below(&mut self, root: &G::Position, mv: G::Move) -> Result<(), String> {
+        let game = self.game;
+        self.seen.insert(game.symmetric_key(root).0);
         let winner = game.mover(root);
         let mut stack = Vec::new();
         next_winner_positions(game, &game.play(root, mv), winner, &mut stack)?;
-        self.grow(stack, winner)?;
-        Ok(true)
+        self.grow(stack, winner)
     }
 
     /// Adds the winner's positions on `stack` and the tree below each,
