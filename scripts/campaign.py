@@ -13,7 +13,7 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
                            [--open-roots] [--engine PATH]
     campaign.py book CERTIFICATE OUT [--engine PATH]
     campaign.py trees STORE --roots FILE --out DIR [--also FILE ...] [--hash MB] [--leaf-nodes N]
-                          [--time-limit S] [--jobs N] [--engine PATH]
+                          [--time-limit S] [--jobs N] [--only N[,N...]] [--engine PATH]
 
 `run` walks the tree of positions from the root down to --split plies, as a proof would, the
 moves best first for the side to move as a search of --order-nodes nodes (default 20,000; 0: the
@@ -62,13 +62,15 @@ root not proved within --time-limit seconds is reported and left without one, an
 play proves by itself (the tree is empty). Where the side to move wins and the stores prove one of
 its moves won, the tree is written from that move (`podium solve --tree --first-move MOVE`): the
 same book where the root's proof finds that move, without refuting again at the root the moves the
-stores refuted, which may take far longer than the win.
+stores refuted, which may take far longer than the win. --only N,... writes only those roots' books.
 
 `status` prints the root's verdict (with --roots, how many of the roots are proved), the count of
 sub-proofs proved and open (with the CPU time they were given) and of positions above them
-settled, and the CPU time spent; with --open-roots, for each open root how many of its mover's
-moves are refuted, and the open move with most replies proved for the mover (a root refuted but
-for a few moves is walked with `run --winner` for the other side).
+settled, and the CPU time of the records kept (one a position: a proof over any attempt, else the
+longest attempt; what the others took is not counted, so it is not the campaign's whole CPU
+time); with --open-roots, for each open root how many of its mover's moves are refuted, and the
+open move with most replies proved for the mover (a root refuted but for a few moves is walked
+with `run --winner` for the other side).
 
 Python 3.11 standard library only.
 """
@@ -652,11 +654,15 @@ def book_path(books: str, roots: str, number: int) -> str:
 def write_trees(args: argparse.Namespace) -> int:
     """Writes the books of `trees` (see the module's text); returns how many roots got none."""
     store = read_stores(args)
+    roots = read_roots(args.roots)
+    beyond = sorted(number for number in args.only or () if not 1 <= number <= len(roots))
+    if beyond:
+        raise CampaignError(f"--only {beyond[0]}: {args.roots} has roots 1 to {len(roots)}")
     wanted = []
-    for number, root in enumerate(read_roots(args.roots), 1):
+    for number, root in enumerate(roots, 1):
         winner = (store.get((args.variant, root)) or {}).get("winner")
         out = book_path(args.out, args.roots, number)
-        if winner and not os.path.exists(out):
+        if winner and not os.path.exists(out) and (not args.only or number in args.only):
             wanted.append((number, root, winner, out))
 
     first_moves = {}
@@ -718,6 +724,13 @@ def proved_first_move(engine: Engine, store: dict[tuple[str, str], dict], varian
         if (store.get((variant, child)) or {}).get("winner") == winner:
             return move
     return None
+
+
+def parse_numbers(text: str) -> set[int]:
+    try:
+        return {int(part) for part in text.split(",")}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected root numbers, as 145 or 19,48") from None
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -825,6 +838,8 @@ def main(argv: list[str]) -> int:
     trees.add_argument("--time-limit", type=int, default=600, metavar="S", help="seconds per root (default 600)")
     trees.add_argument("--jobs", type=int, default=1, metavar="N", help="roots proved at once (default 1)")
     trees.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
+    trees.add_argument("--only", type=parse_numbers, metavar="N[,N...]",
+                       help="write only these roots' books (numbered from 1 in FILE)")
     merge = commands.add_parser("merge", help="combine stores into one")
     merge.add_argument("out", help="the store written (any verdicts it holds are kept)")
     merge.add_argument("files", nargs="+", help="the stores read")
@@ -915,7 +930,7 @@ def main(argv: list[str]) -> int:
             limits = sorted({entry.get("cpu_limit") for entry in solved if entry["winner"] is None} - {None})
             print(f"sub-proofs: {proved} proved, {len(solved) - proved} open (tried with {limits or '-'} s CPU); "
                   f"{sum(entry.get('by') == 'tree' for entry in store.values())} positions above them settled; "
-                  f"CPU time of the proofs {cpu:.1f} s")
+                  f"CPU time of the records kept {cpu:.1f} s (a proof that replaced an attempt counts alone)")
             return 0
         campaign = Campaign(args, prove=True)
         started = time.monotonic()

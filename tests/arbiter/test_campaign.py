@@ -373,6 +373,15 @@ class Campaign(unittest.TestCase):
         # 12 plies before the end, play proves the root by itself within 20,000 nodes: no book.
         self.assertIn("0 books written, 1 not needed, 0 roots not proved", trees("20000").stdout)
         self.assertEqual(os.listdir(books), [])
+        # --only names the roots to write: the open start has no book to write, and a number
+        # beyond the file is refused.
+        only_open = run("trees", store, "--roots", book, "--out", books, "--hash", "4", "--leaf-nodes", "100",
+                        "--only", "2", "--engine", PODIUM)
+        self.assertIn("0 books written, 0 not needed, 0 roots not proved", only_open.stdout)
+        self.assertEqual(os.listdir(books), [])
+        beyond = run("trees", store, "--roots", book, "--out", books, "--only", "1,3", "--engine", PODIUM)
+        self.assertEqual(beyond.returncode, 2)
+        self.assertIn(f"--only 3: {book} has roots 1 to 2", beyond.stderr)
         # With smaller leaves, the tree podium solve writes, headed by its command; the open root
         # (the start) gets none.
         self.assertIn("1 books written, 0 not needed", trees("100").stdout)
