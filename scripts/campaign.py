@@ -9,6 +9,7 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
                           [--deepen N] [--order-nodes N] [--engine PATH]
     campaign.py merge OUT FILE...
     campaign.py certificate STORE OUT --certificates DIR [--root POSITION] [--also FILE ...]
+                               [--prove-missing [--jobs N] [--hash MB]]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
                            [--open-roots] [--engine PATH]
     campaign.py book CERTIFICATE OUT [--engine PATH]
@@ -478,7 +479,16 @@ def write_certificate(args: argparse.Namespace) -> str:
         nonlocal differed
         differed |= steps.setdefault(position, line) != line
 
-    def walk(position: str, depth: int) -> None:
+    def certificate_found(position: str, entry: dict) -> str | None:
+        # The store's name, or the one a proof made again here (or by an earlier --prove-missing) wrote.
+        for name in (entry.get("certificate"), certificate_name(position)):
+            if name and os.path.exists(os.path.join(args.certificates, name)):
+                return name
+        return None
+
+    def walk(position: str, depth: int, missing: list[tuple[str, dict]] | None = None) -> None:
+        """The proof below `position`; with `missing`, only the sub-proofs without a certificate,
+        collected there."""
         nonlocal header, plies, sub_proofs
         if position in visited:
             return
@@ -487,8 +497,12 @@ def write_certificate(args: argparse.Namespace) -> str:
         if not entry or entry["winner"] != winner:
             raise CampaignError(f"{position}: the store does not say {winner} wins it")
         if entry.get("by") == "solve":
-            name = entry.get("certificate")
-            if not name or not os.path.exists(os.path.join(args.certificates, name)):
+            name = certificate_found(position, entry)
+            if missing is not None:
+                if name is None:
+                    missing.append((position, entry))
+                return
+            if name is None:
                 if not args.prove_missing:
                     raise CampaignError(f"{position}: no certificate of its sub-proof in {args.certificates} "
                                         "(--prove-missing proves it again)")
@@ -507,13 +521,22 @@ def write_certificate(args: argparse.Namespace) -> str:
                                 if (store.get((args.variant, child)) or {}).get("winner") == winner), (None, None))
             if move is None:
                 raise CampaignError(f"{position}: no move the store proves a win for {winner}")
-            keep(position, f"move {position} {move}")
-            walk(child, depth + 1)
+            if missing is None:
+                keep(position, f"move {position} {move}")
+            walk(child, depth + 1, missing)
         else:
             plies = max(plies, depth + 1)
             for child in children:
-                walk(child, depth + 1)
+                walk(child, depth + 1, missing)
 
+    if args.prove_missing and args.jobs > 1:
+        # The sub-proofs to prove again first, on --jobs processes at once; the walk then finds them.
+        missing: list[tuple[str, dict]] = []
+        walk(args.root, 0, missing)
+        visited.clear()
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            for done in as_completed([pool.submit(prove_again, args, position, entry) for position, entry in missing]):
+                done.result()
     walk(args.root, 0)
     if not header:
         raise CampaignError("no sub-proof on the proof: nothing says which board and pods")
@@ -820,6 +843,8 @@ def main(argv: list[str]) -> int:
                              help="prove again each sub-proof whose certificate is not in DIR, writing it there")
     certificate.add_argument("--hash", type=int, default=64,
                              help="hash size in MB of each proof with --prove-missing (default 64)")
+    certificate.add_argument("--jobs", type=int, default=1, metavar="N",
+                             help="with --prove-missing, sub-proofs proved again at once (default 1)")
     book = commands.add_parser("book", help="write the winner's moves of a certificate as a book the engine carries")
     book.add_argument("certificate", help="the certificate read (gzip if it ends in .gz)")
     book.add_argument("out", help="the book written")
@@ -884,6 +909,8 @@ def main(argv: list[str]) -> int:
             parser.error("--split, --deepen and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
         if args.command == "certificate":
+            if min(args.jobs, args.hash) < 1:
+                parser.error("--jobs and --hash must be positive")
             print(write_certificate(args))
             return 0
         roots = read_roots(args.roots) if getattr(args, "roots", None) else [args.root]

@@ -163,6 +163,15 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(out, encoding="utf-8") as mine, open(other_out, encoding="utf-8") as theirs:
             self.assertEqual(mine.read(), theirs.read())
+        # Proved again two at a time: every missing one once, and the same certificate.
+        parallel_certificates, parallel_out = self.path("parallel-certificates"), self.path("parallel.txt")
+        done = run("certificate", store, parallel_out, "--root", ROOT, "--certificates", parallel_certificates,
+                   "--engine", PODIUM, "--prove-missing", "--hash", "4", "--jobs", "2")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr.count("proved again for its certificate"), proved_again)
+        self.assertEqual(sorted(os.listdir(parallel_certificates)), sorted(os.listdir(certificates)))
+        with open(out, encoding="utf-8") as mine, open(parallel_out, encoding="utf-8") as theirs:
+            self.assertEqual(mine.read(), theirs.read())
 
     def test_fail_fast_leaves_a_move_at_its_first_open_reply(self):
         # A made-up tree two plies deep: White's first move has an open reply first, its second
