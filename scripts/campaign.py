@@ -410,6 +410,10 @@ def proved_winner(position: str, answer: dict) -> str | None:
     return winner
 
 
+# A sub-proof's table where the store does not say which it had.
+DEFAULT_PROOF_HASH_MB = 64
+
+
 def certificate_name(position: str) -> str:
     """The file name of a sub-proof's certificate: the same position always gets the same name."""
     return hashlib.sha256(position.encode()).hexdigest()[:16] + ".txt"
@@ -418,13 +422,16 @@ def certificate_name(position: str) -> str:
 def prove_again(args: argparse.Namespace, position: str, entry: dict) -> str:
     """Proves a sub-proof again with `podium solve --certificate`, for a store made without
     --certificates or on another machine; returns its certificate's name. The proof gets four times
-    the CPU time it was proved in (at least 30 s): another build, table size or machine may make it
-    slower here (one proved in 26 s took 71 s on 2026-12-02)."""
+    the CPU time it was proved in (at least 30 s): another build or machine may make it slower here
+    (one proved in 26 s took 71 s on 2026-12-02)."""
     name = certificate_name(position)
     path = os.path.join(args.certificates, name)
     os.makedirs(args.certificates, exist_ok=True)
     cpu_limit = max(30, 4 * -(-(entry.get("cpu_ms") or 0) // 1000))
-    answer = solve_answer(args.engine, args.variant, position, None, args.hash, cpu_limit,
+    # The table the store's proof had unless --hash says otherwise: df-pn in a smaller one can take
+    # many times longer (one proved in 6.7 s at 1,024 MB stayed open for 40 s at 256 MB).
+    hash_mb = args.hash or entry.get("hash_mb") or DEFAULT_PROOF_HASH_MB
+    answer = solve_answer(args.engine, args.variant, position, None, hash_mb, cpu_limit,
                           ("--certificate", path))
     winner = proved_winner(position, answer)
     if winner != entry["winner"]:
@@ -841,8 +848,9 @@ def main(argv: list[str]) -> int:
     certificate.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     certificate.add_argument("--prove-missing", action="store_true",
                              help="prove again each sub-proof whose certificate is not in DIR, writing it there")
-    certificate.add_argument("--hash", type=int, default=64,
-                             help="hash size in MB of each proof with --prove-missing (default 64)")
+    certificate.add_argument("--hash", type=int,
+                             help="hash size in MB of each proof with --prove-missing (default: the size the store "
+                                  f"says the sub-proof was proved with, else {DEFAULT_PROOF_HASH_MB})")
     certificate.add_argument("--jobs", type=int, default=1, metavar="N",
                              help="with --prove-missing, sub-proofs proved again at once (default 1)")
     book = commands.add_parser("book", help="write the winner's moves of a certificate as a book the engine carries")
@@ -909,7 +917,7 @@ def main(argv: list[str]) -> int:
             parser.error("--split, --deepen and --order-nodes must be 0 or more, --cpu-limit and --hash positive")
         args.root = args.root or START[args.variant]
         if args.command == "certificate":
-            if min(args.jobs, args.hash) < 1:
+            if args.jobs < 1 or (args.hash is not None and args.hash < 1):
                 parser.error("--jobs and --hash must be positive")
             print(write_certificate(args))
             return 0

@@ -5,12 +5,14 @@ that a merge combines, with the real engine (PODIUM_BIN) on a small endgame.
     PODIUM_BIN=target/release/podium python3 tests/arbiter/test_campaign.py
 """
 
+import argparse
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import unittest
+import unittest.mock
 from collections.abc import Callable
 
 from support import NEEDS_PODIUM, PODIUM, SCRIPTS
@@ -540,6 +542,23 @@ class Certificate(unittest.TestCase):
         steps["B"] = "move B c1"
         with self.assertRaisesRegex(campaign.CampaignError, "B: the winner's move c1 is not legal"):
             campaign.reached_steps(Moves(), "R", steps)
+
+    def test_a_sub_proof_is_proved_again_with_the_table_the_store_names(self):
+        # df-pn's time depends on its table: a proof made again gets the store's size, unless
+        # --hash says otherwise, and 64 MB where the store names none.
+        asked = []
+
+        def solve(engine, variant, fen, movetime, hash_mb, cpu_limit=None, extra=()):
+            asked.append((hash_mb, cpu_limit))
+            return {"proven": True, "winner": "p1"}
+
+        with tempfile.TemporaryDirectory() as folder, unittest.mock.patch.object(campaign, "solve_answer", solve):
+            args = argparse.Namespace(certificates=folder, engine="podium", variant="standard", hash=None)
+            campaign.prove_again(args, "P1", {"winner": "white", "hash_mb": 1024, "cpu_ms": 9100})
+            campaign.prove_again(args, "P2", {"winner": "white", "cpu_ms": 100})
+            args.hash = 8
+            campaign.prove_again(args, "P3", {"winner": "white", "hash_mb": 1024, "cpu_ms": 100})
+        self.assertEqual(asked, [(1024, 40), (64, 30), (8, 30)])
 
 
 class Store(unittest.TestCase):
