@@ -12,7 +12,8 @@ process, the verdicts kept in a store that a rerun extends instead of redoing.
                                [--prove-missing [--jobs N] [--hash MB]]
     campaign.py status STORE [--root POSITION | --roots FILE] [--variant standard] [--also FILE ...]
                            [--open-roots] [--engine PATH]
-    campaign.py book CERTIFICATE OUT [--engine PATH]
+    campaign.py book [--opening POSITION] CERTIFICATE OUT [--below-leaves [--leaf-nodes N] [--jobs N]]
+                     [--engine PATH]
     campaign.py trees STORE --roots FILE --out DIR [--also FILE ...] [--hash MB] [--leaf-nodes N]
                           [--time-limit S] [--jobs N] [--only N[,N...]] [--engine PATH]
 
@@ -52,7 +53,10 @@ the position after each such move itself, asked before or not (`run --cpu-limit`
 tried that long already): one proof of a whole move often costs less than its replies' proofs.
 
 `book` writes the winner's move at each of its turns in a certificate's tree, with the most plies
-the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs).
+the game then lasts along the tree, as a book the engine carries (src/games/pods/book.rs). With
+--below-leaves it adds below each leaf (where the endgame solver proved) the tree `podium solve
+--tree` writes, down to where play proves by itself: an opening's book as `trees` would write it,
+for a root whose proof one `podium solve` cannot make again (the campaign's walks proved it).
 
 `trees` writes, for each root of --roots FILE that the stores prove and that has no book in DIR yet,
 the book of its proof tree as `podium solve --tree` writes it (the winner's move at every position
@@ -635,7 +639,7 @@ def write_book(args: argparse.Namespace) -> str:
     loser's every move followed, down to leaves and positions where the loser has no move), in the
     certificate's order. Returns a summary line."""
     fields, steps = read_certificate(args.certificate)
-    engine = Engine(args.engine, fields.get("game", "pods standard").removeprefix("pods "), 0)
+    engine = Engine(args.engine, variant_of(fields), 0)
     known: dict[str, int] = {}
 
     def plies(position: str) -> int:
@@ -654,6 +658,8 @@ def write_book(args: argparse.Namespace) -> str:
         known[position] = value
         return value
 
+    if args.opening and args.opening != fields["root"]:
+        raise CampaignError(f"{args.certificate} proves {fields['root']}, not --opening {args.opening}")
     try:
         lines = [f"{position} {step.split()[1]} {plies(position)}" for position, step in steps.items()
                  if step.startswith("move ")]
@@ -663,16 +669,64 @@ def write_book(args: argparse.Namespace) -> str:
     if str(root_plies) != fields.get("plies"):
         raise CampaignError(f"{args.certificate}: the tree lasts {root_plies} plies, the certificate says "
                             f"{fields.get('plies')}")
+    written_by = " ".join(["python3 scripts/campaign.py book",
+                           *([f'--opening "{args.opening}"'] if args.opening else []), args.certificate, args.out,
+                           *([f"--below-leaves --leaf-nodes {args.leaf_nodes}"] if args.below_leaves else [])])
+    about = ("# at every position of the proof, for every reply of the loser, down to the positions\n"
+             "# the endgame solver proved; then the plies the game lasts at most.\n")
+    if args.below_leaves:
+        lines = known_once(lines + trees_below_leaves(args, fields, steps))
+        about = ("# at every position of the proof, for every reply of the loser, down to the positions the\n"
+                 "# endgame solver proved, and below each of those its proof tree\n"
+                 f"# (`podium solve --variant {variant_of(fields)} --tree --leaf-nodes {args.leaf_nodes}`), down to\n"
+                 f"# positions that prove within {args.leaf_nodes:,} nodes where the search in play tries proofs;\n"
+                 "# then the plies the game lasts at most.\n")
     temporary = args.out + ".writing"
     with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(f"# The proof tree of {fields['root']} (a win for {fields['winner']}): the winner's move\n"
-                     "# at every position of the proof, for every reply of the loser, down to the positions\n"
-                     "# the endgame solver proved; then the plies the game lasts at most.\n")
-        handle.write(f"# Written by: python3 scripts/campaign.py book {args.certificate} {args.out}\n")
+        handle.write(f"# The proof tree of {fields['root']} (a win for {fields['winner']}): the winner's move\n")
+        handle.write(about)
+        handle.write(f"# Written by: {written_by}\n")
         handle.write(f"# Proved again by: {args.proved_by}\n")
         handle.write("".join(line + "\n" for line in lines))
     os.replace(temporary, args.out)
     return f"{args.out}: {len(lines)} positions, the game lasting at most {root_plies} plies"
+
+
+def trees_below_leaves(args: argparse.Namespace, fields: dict[str, str], steps: dict[str, str]) -> list[str]:
+    """The lines of `podium solve --tree` from each leaf of a certificate, in the leaves' order, on
+    --jobs processes: a certificate ends where the endgame solver proves, often far from where play
+    proves by itself, and the engine's books go on to there."""
+    variant = variant_of(fields)
+    leaves = [position for position, step in steps.items() if step.startswith("leaf ")]
+
+    def tree(leaf: str) -> list[str]:
+        command = [args.engine, "solve", "--game", "pods", "--variant", variant, "--fen", leaf,
+                   "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CampaignError(f"{leaf}: podium solve --tree failed ({done.returncode}): {done.stderr.strip()[-300:]}")
+        return done.stdout.splitlines()
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        return [line for lines in pool.map(tree, leaves) for line in lines]
+
+
+def variant_of(fields: dict[str, str]) -> str:
+    """The Pods variant a certificate's `game` line names."""
+    return fields.get("game", "pods standard").removeprefix("pods ")
+
+
+def known_once(lines: list[str]) -> list[str]:
+    """`lines` (`<position line> <move> <plies>`), each position (its line without the move
+    counter, as the engine's books key it) kept at its first line only."""
+    seen: set[str] = set()
+    kept = []
+    for line in lines:
+        key = " ".join(line.split()[:4])
+        if key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
 
 
 def book_path(books: str, roots: str, number: int) -> str:
@@ -859,6 +913,14 @@ def main(argv: list[str]) -> int:
     book.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
     book.add_argument("--proved-by", default="cargo test --release --test certificate",
                       help="the command that checks the book, for its header")
+    book.add_argument("--opening", metavar="POSITION",
+                      help="the position the certificate must prove (an opening's book names it in its header)")
+    book.add_argument("--below-leaves", action="store_true",
+                      help="add below each leaf the proof tree of `podium solve --tree`, as `trees` writes them")
+    book.add_argument("--leaf-nodes", type=int, default=20000, metavar="N",
+                      help="with --below-leaves: positions proved within N nodes end the trees (default 20000)")
+    book.add_argument("--hash", type=int, default=16, help="with --below-leaves: hash size in MB of each tree")
+    book.add_argument("--jobs", type=int, default=1, metavar="N", help="with --below-leaves: trees made at once")
     trees = commands.add_parser("trees", help="write the books of the proved roots' proof trees")
     trees.add_argument("store", help="the verdicts store")
     trees.add_argument("--roots", required=True, metavar="FILE", help="the roots, one position line a line")
@@ -906,6 +968,8 @@ def main(argv: list[str]) -> int:
                   + (f", {held_back} proved roots without a book held back" if args.unbooked_roots else ""))
             return 0
         if args.command == "book":
+            if min(args.jobs, args.hash, args.leaf_nodes) < 1:
+                parser.error("--jobs, --hash and --leaf-nodes must be positive")
             print(write_book(args))
             return 0
         if args.command == "trees":

@@ -327,6 +327,41 @@ class Campaign(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertIn("not a whole certificate", done.stderr)
 
+    def test_a_book_below_the_leaves_adds_the_trees_play_needs(self):
+        # The endgame certificate again, its leaves given trees that end at 100 nodes (20,000 would
+        # prove most of them at once): the certificate's lines first, then each leaf's tree as
+        # `podium solve --tree` prints it, each position once.
+        certificate = os.path.join(REPOSITORY, "tests", "data", "certificate-standard-12.txt")
+        fields, steps = campaign.read_certificate(certificate)
+        plain, out = self.path("plain.txt"), self.path("below.txt")
+        self.assertEqual(run("book", certificate, plain, "--engine", PODIUM).returncode, 0)
+        done = run("book", "--opening", fields["root"], certificate, out, "--below-leaves", "--leaf-nodes", "100",
+                   "--jobs", "2", "--engine", PODIUM)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(plain, encoding="utf-8") as handle:
+            plain_lines = [line.rstrip("\n") for line in handle if not line.startswith("#")]
+        with open(out, encoding="utf-8") as handle:
+            text = handle.read()
+        lines = [line for line in text.splitlines() if not line.startswith("#")]
+        self.assertEqual(lines[:len(plain_lines)], plain_lines)
+        trees = set()
+        for leaf in (position for position, step in steps.items() if step.startswith("leaf ")):
+            tree = subprocess.run([PODIUM, "solve", "--game", "pods", "--variant", "standard", "--fen", leaf,
+                                   "--hash", "16", "--tree", "--leaf-nodes", "100"], capture_output=True, text=True)
+            trees.update(tree.stdout.splitlines())
+        added = lines[len(plain_lines):]
+        self.assertTrue(added, "the leaves' trees add lines")
+        self.assertLessEqual(set(added), trees)
+        keys = [" ".join(line.split()[:4]) for line in lines]
+        self.assertEqual(len(keys), len(set(keys)), "each position once")
+        # The header names the opening first (the engine's book tests read it) and how the trees end.
+        self.assertIn(f'# Written by: python3 scripts/campaign.py book --opening "{fields["root"]}"', text)
+        self.assertIn("--variant standard --tree --leaf-nodes 100", text)
+        # A certificate of another position is refused.
+        done = run("book", "--opening", ROOT, certificate, out, "--engine", PODIUM)
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("not --opening", done.stderr)
+
     def test_a_book_of_roots_is_proved_root_by_root_into_one_store(self):
         engine = campaign.Engine(PODIUM, "standard", 0)
         self.addCleanup(engine.close)
