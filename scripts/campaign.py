@@ -700,15 +700,21 @@ def trees_below_leaves(args: argparse.Namespace, fields: dict[str, str], steps: 
     leaves = [position for position, step in steps.items() if step.startswith("leaf ")]
 
     def tree(leaf: str) -> list[str]:
-        command = [args.engine, "solve", "--game", "pods", "--variant", variant, "--fen", leaf,
-                   "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
-        done = subprocess.run(command, capture_output=True, text=True)
+        done = subprocess.run(tree_command(args, variant, leaf), capture_output=True, text=True)
         if done.returncode != 0:
             raise CampaignError(f"{leaf}: podium solve --tree failed ({done.returncode}): {done.stderr.strip()[-300:]}")
         return done.stdout.splitlines()
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         return [line for lines in pool.map(tree, leaves) for line in lines]
+
+
+def tree_command(args: argparse.Namespace, variant: str, position: str, first_move: str | None = None) -> list[str]:
+    """`podium solve --tree` on `position` with --engine, --hash and --leaf-nodes (`trees`, and
+    `book --below-leaves` below each leaf)."""
+    return [args.engine, "solve", "--game", "pods", "--variant", variant, "--fen", position,
+            *(["--first-move", first_move] if first_move else []),
+            "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
 
 
 def variant_of(fields: dict[str, str]) -> str:
@@ -761,9 +767,7 @@ def write_trees(args: argparse.Namespace) -> int:
 
     def write(number: int, root: str, winner: str, out: str) -> tuple[str, str]:
         first_move = first_moves.get(number)
-        command = [args.engine, "solve", "--game", "pods", "--variant", args.variant, "--fen", root,
-                   *(["--first-move", first_move] if first_move else []),
-                   "--hash", str(args.hash), "--tree", "--leaf-nodes", str(args.leaf_nodes)]
+        command = tree_command(args, args.variant, root, first_move)
         started = time.monotonic()
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.time_limit)
