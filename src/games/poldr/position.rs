@@ -545,9 +545,11 @@ impl Position {
             }
             self.hash ^= keys.reserve(seat, reserve) ^ keys.reserve(seat, new_reserve);
             self.reserves[seat] = new_reserve;
-            self.hash ^= keys.change_order[self.change_order()];
+            let order = self.change_order();
             self.changed[seat] = Some(self.ply + 1);
-            self.hash ^= keys.change_order[self.change_order()];
+            let new_order = self.last_changed_to_end(order, seat);
+            debug_assert_eq!(new_order, self.change_order());
+            self.hash ^= keys.change_order[order] ^ keys.change_order[new_order];
         }
         let next = (seat + 1) % self.players as usize;
         self.hash ^= keys.mover[seat] ^ keys.mover[next];
@@ -574,11 +576,26 @@ impl Position {
 
     /// The seats ordered by last reserve change (tie-break order), coded as
     /// one number: all the future needs of the `changed` plies.
+    /// Sorted by three compare-and-swaps: it runs every ply of a playout,
+    /// where the library's sort of three items took a seventh of the time.
     fn change_order(&self) -> usize {
+        let players = self.players as usize;
+        let key = |seat: Seat| (self.changed[seat.index()].unwrap_or(0), seat);
         let mut seats = Seat::ALL;
-        let seats = &mut seats[..self.players as usize];
-        seats.sort_unstable_by_key(|&seat| (self.changed[seat.index()].unwrap_or(0), seat));
-        seats.iter().fold(0, |code, seat| code * MAX_PLAYERS + seat.index())
+        for (first, second) in [(0, 1), (1, 2), (0, 1)] {
+            if second < players && key(seats[second]) < key(seats[first]) {
+                seats.swap(first, second);
+            }
+        }
+        seats[..players].iter().fold(0, |code, seat| code * MAX_PLAYERS + seat.index())
+    }
+
+    /// `order` (a `change_order` code) with `seat` moved to its end: the
+    /// order after `seat`'s reserve changed, without sorting again.
+    fn last_changed_to_end(&self, order: usize, seat: usize) -> usize {
+        let players = self.players as usize;
+        let others = (0..players).rev().map(|place| order / MAX_PLAYERS.pow(place as u32) % MAX_PLAYERS);
+        others.filter(|&other| other != seat).fold(0, |code, other| code * MAX_PLAYERS + other) * MAX_PLAYERS + seat
     }
 
     /// The least of the Zobrist keys of the position's 8 images under the
