@@ -48,7 +48,8 @@ own certificates, for tests/certificate.rs to check.
 after the reply a search of --order-nodes nodes plays to it (--replies N: after each of the N
 best as such searches of every reply rank them), where no proof was ever asked of that
 position: the first sub-proofs of each move's refutation, for `run --roots FILE --split 0` to ask
-of every move at once (a walk asks them one move after another). With --moves it prints
+of every move at once (a walk asks them one move after another); --answer MOVE asks one reply of
+every move where it is legal, for the reply that refuted the first few moves tried. With --moves it prints
 the position after each such move itself, asked before or not (`run --cpu-limit` passes over those
 tried that long already): one proof of a whole move often costs less than its replies' proofs.
 
@@ -895,6 +896,10 @@ def main(argv: list[str]) -> int:
     replies_or_moves.add_argument("--moves", action="store_true",
                                   help="the position after each such move, asked before or not: `run --cpu-limit` "
                                        "passes over those already tried that long")
+    replies_or_moves.add_argument("--answer", metavar="MOVE",
+                                  help="the position after MOVE in reply to each such move where it is legal (the "
+                                       "reply a search plays where not): one reply that refutes most of the moves, "
+                                       "asked of all of them at once")
     frontier_parser.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary")
     certificate = commands.add_parser("certificate", help="write one certificate of the root's proof")
     certificate.add_argument("store", help="the verdicts store")
@@ -997,6 +1002,10 @@ def main(argv: list[str]) -> int:
             engine = Engine(args.engine, args.variant, args.order_nodes)
 
             def best_replies(position: str) -> list[str]:
+                if args.answer:
+                    answered = [child for child, move in engine.moves(position).items() if move == args.answer]
+                    if answered:
+                        return answered
                 if args.replies > 1:
                     return engine.children(position)[:args.replies]
                 # One search, where ranking every reply would take one a reply.

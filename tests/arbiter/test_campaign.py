@@ -285,6 +285,32 @@ class Campaign(unittest.TestCase):
         self.assertIn("not allowed with argument", done.stderr)
         self.assertEqual(done.stdout, "")
 
+    def test_the_frontier_with_an_answer_is_that_reply_where_legal_and_the_searched_one_elsewhere(self):
+        # White's B@e1 is legal after 49 of Black's 51 moves here: the two others fill e1.
+        done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000",
+                   "--answer", "B@e1")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        engine = campaign.Engine(PODIUM, "standard", 0)
+        self.addCleanup(engine.close)
+        lines = done.stdout.split("\n")[:-1]
+        answered, searched = [], []
+        for child in engine.moves(ROOT):
+            replies = engine.moves(child)
+            after = [reply for reply, move in replies.items() if move == "B@e1"]
+            (answered if after else searched).append(child)
+            if after:
+                self.assertIn(after[0], lines, child)
+            else:
+                self.assertTrue(set(lines) & set(replies), child)
+        self.assertEqual((len(answered), len(searched)), (49, 2))
+        self.assertEqual(len(lines), 51)
+        # A move no position has is refused by no one: every line is then the searched reply.
+        done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000",
+                   "--answer", "B@z9")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        plain = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000")
+        self.assertEqual(done.stdout, plain.stdout)
+
     def test_a_book_is_the_winner_moves_of_a_certificate_with_the_plies_left(self):
         # The committed endgame certificate: its tree ends in leaves, and its `plies` line is the
         # longest line of the tree (tests/certificate.rs checks the start's book against the tree).
