@@ -594,8 +594,8 @@ impl Position {
     /// order after `seat`'s reserve changed, without sorting again.
     fn last_changed_to_end(&self, order: usize, seat: usize) -> usize {
         let players = self.players as usize;
-        let others = (0..players).rev().map(|place| order / MAX_PLAYERS.pow(place as u32) % MAX_PLAYERS);
-        others.filter(|&other| other != seat).fold(0, |code, other| code * MAX_PLAYERS + other) * MAX_PLAYERS + seat
+        let in_order = (0..players).rev().map(|place| order / MAX_PLAYERS.pow(place as u32) % MAX_PLAYERS);
+        in_order.filter(|&other| other != seat).fold(0, |code, other| code * MAX_PLAYERS + other) * MAX_PLAYERS + seat
     }
 
     /// The least of the Zobrist keys of the position's 8 images under the
