@@ -304,7 +304,7 @@ class Campaign(unittest.TestCase):
                 self.assertTrue(set(lines) & set(replies), child)
         self.assertEqual((len(answered), len(searched)), (49, 2))
         self.assertEqual(len(lines), 51)
-        # A move no position has is refused by no one: every line is then the searched reply.
+        # A move legal after none of the moves answers none of them: the output is frontier's plain one.
         done = run("frontier", self.path("empty.jsonl"), "--root", ROOT, "--engine", PODIUM, "--order-nodes", "2000",
                    "--answer", "B@z9")
         self.assertEqual(done.returncode, 0, done.stderr)
