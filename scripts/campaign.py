@@ -161,12 +161,16 @@ class Engine:
     def moves(self, position: str) -> dict[str, str]:
         """The position after each legal move of `position`, by the first move (in the engine's
         order) that reaches it."""
-        self.send(f"position fen {position}")
-        moves = self.answer("moves").split()
         children: dict[str, str] = {}
-        for move in moves if moves != ["(none)"] else []:
+        for move in self.legal_moves(position):
             children.setdefault(self.after(position, move), move)
         return children
+
+    def legal_moves(self, position: str) -> list[str]:
+        """The legal moves of `position`, in the engine's order."""
+        self.send(f"position fen {position}")
+        moves = self.answer("moves").split()
+        return moves if moves != ["(none)"] else []
 
     def after(self, position: str, move: str) -> str:
         """The position after `move`, a legal move of `position`."""
@@ -1002,10 +1006,9 @@ def main(argv: list[str]) -> int:
             engine = Engine(args.engine, args.variant, args.order_nodes)
 
             def best_replies(position: str) -> list[str]:
-                if args.answer:
-                    answered = [child for child, move in engine.moves(position).items() if move == args.answer]
-                    if answered:
-                        return answered
+                # Only the answer's position: every child's would cost a round trip a move.
+                if args.answer and args.answer in engine.legal_moves(position):
+                    return [engine.after(position, args.answer)]
                 if args.replies > 1:
                     return engine.children(position)[:args.replies]
                 # One search, where ranking every reply would take one a reply.

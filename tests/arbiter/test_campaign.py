@@ -297,10 +297,11 @@ class Campaign(unittest.TestCase):
         for child in engine.moves(ROOT):
             replies = engine.moves(child)
             after = [reply for reply, move in replies.items() if move == "B@e1"]
-            (answered if after else searched).append(child)
             if after:
+                answered.append(child)
                 self.assertIn(after[0], lines, child)
             else:
+                searched.append(child)
                 self.assertTrue(set(lines) & set(replies), child)
         self.assertEqual((len(answered), len(searched)), (49, 2))
         self.assertEqual(len(lines), 51)
