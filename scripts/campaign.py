@@ -691,10 +691,20 @@ def write_book(args: argparse.Namespace) -> str:
         handle.write(f"# The proof tree of {fields['root']} (a win for {fields['winner']}): the winner's move\n")
         handle.write(about)
         handle.write(f"# Written by: {written_by}\n")
-        handle.write(f"# Proved again by: {args.proved_by}\n")
+        if args.certificate_made_by:
+            handle.write(f"# {os.path.basename(args.certificate)}: {args.certificate_made_by}\n")
+        handle.write(f"# Proved again by: {proved_by(args)}\n")
         handle.write("".join(line + "\n" for line in lines))
     os.replace(temporary, args.out)
     return f"{args.out}: {len(lines)} positions, the game lasting at most {root_plies} plies"
+
+
+def proved_by(args: argparse.Namespace) -> str:
+    """The command that checks a book, for its header: the start's certificate is committed and its
+    test reads it; an opening's is not, and the book tests prove the opening's entries again."""
+    if args.proved_by:
+        return args.proved_by
+    return "cargo test --release --lib pods::book" if args.opening else "cargo test --release --test certificate"
 
 
 def trees_below_leaves(args: argparse.Namespace, fields: dict[str, str], steps: dict[str, str]) -> list[str]:
@@ -924,8 +934,12 @@ def main(argv: list[str]) -> int:
     book.add_argument("certificate", help="the certificate read (gzip if it ends in .gz)")
     book.add_argument("out", help="the book written")
     book.add_argument("--engine", default=DEFAULT_PODIUM, help="the podium binary (default: the release build)")
-    book.add_argument("--proved-by", default="cargo test --release --test certificate",
-                      help="the command that checks the book, for its header")
+    book.add_argument("--proved-by", metavar="COMMAND",
+                      help="the command that checks the book, for its header (default: the book tests with "
+                           "--opening, else the certificate test)")
+    book.add_argument("--certificate-made-by", metavar="COMMAND",
+                      help="the command that wrote the certificate, for the header (a certificate not committed "
+                           "can then be made again)")
     book.add_argument("--opening", metavar="POSITION",
                       help="the position the certificate must prove (an opening's book names it in its header)")
     book.add_argument("--below-leaves", action="store_true",

@@ -345,7 +345,10 @@ class Campaign(unittest.TestCase):
                 expected = 2 + max(after) if after else 1
             self.assertEqual(plies[position], expected, position)
         with open(out, encoding="utf-8") as handle:
-            self.assertIn("# Written by: python3 scripts/campaign.py book", handle.read())
+            header = handle.read()
+        self.assertIn("# Written by: python3 scripts/campaign.py book", header)
+        # The start's book (no --opening) is checked against its committed certificate.
+        self.assertIn("# Proved again by: cargo test --release --test certificate\n", header)
         # A certificate cut short is refused.
         cut = self.path("cut.txt")
         with open(certificate, encoding="utf-8") as source, open(cut, "w", encoding="utf-8") as handle:
@@ -362,8 +365,9 @@ class Campaign(unittest.TestCase):
         fields, steps = campaign.read_certificate(certificate)
         plain, out = self.path("plain.txt"), self.path("below.txt")
         self.assertEqual(run("book", certificate, plain, "--engine", PODIUM).returncode, 0)
+        made_by = f'python3 scripts/campaign.py certificate STORE CERT --root "{fields["root"]}"'
         done = run("book", "--opening", fields["root"], certificate, out, "--below-leaves", "--leaf-nodes", "100",
-                   "--jobs", "2", "--engine", PODIUM)
+                   "--jobs", "2", "--engine", PODIUM, "--certificate-made-by", made_by)
         self.assertEqual(done.returncode, 0, done.stderr)
         with open(plain, encoding="utf-8") as handle:
             plain_lines = [line.rstrip("\n") for line in handle if not line.startswith("#")]
@@ -384,6 +388,10 @@ class Campaign(unittest.TestCase):
         # The header names the opening first (the engine's book tests read it) and how the trees end.
         self.assertIn(f'# Written by: python3 scripts/campaign.py book --opening "{fields["root"]}"', text)
         self.assertIn("--variant standard --tree --leaf-nodes 100", text)
+        # An opening's certificate is not committed: the header says how to make it again, and
+        # the book tests (which prove its entries again) check the book.
+        self.assertIn(f"# certificate-standard-12.txt: {made_by}\n", text)
+        self.assertIn("# Proved again by: cargo test --release --lib pods::book\n", text)
         # A certificate of another position is refused.
         done = run("book", "--opening", ROOT, certificate, out, "--engine", PODIUM)
         self.assertEqual(done.returncode, 2)
