@@ -9,8 +9,8 @@
 //! with the reference's own brute force.
 //!
 //! CI checks the committed certificate's whole tree and a seeded sample of
-//! its leaves, the start's proof (the campaign's) whole tree and a sample of
-//! its leaves, a fresh certificate and a fresh campaign's whole, and that
+//! its leaves, the start's proofs (the campaign's, at rotations 0 and 90) whole
+//! trees and a sample of their leaves, a fresh certificate and a fresh campaign's whole, and that
 //! forged ones are refused. To verify any certificate (the tree, every leaf
 //! within 10 plies of the end and a sample of the others, drawn by
 //! PODIUM_CERTIFICATE_SEED):
@@ -43,14 +43,28 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 /// (scripts/data/pods-endgames-standard.txt), docs/solving.md says the command.
 const COMMITTED: &str = include_str!("data/certificate-standard-12.txt");
 
-/// The proof that White wins the standard game from the start: the campaign's
-/// (`campaign.py certificate`, docs/solving.md), gzip-compressed.
-const START_PROOF: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/certificate.txt.gz");
+/// The proofs that White wins the standard game from the start, at rotation 0
+/// and 90: the campaign's (`campaign.py certificate`, docs/solving.md),
+/// gzip-compressed, each with its root and the book the engine carries of it
+/// (src/games/pods/book.rs).
+const START_PROOFS: [StartProof; 2] = [
+    StartProof {
+        certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/certificate.txt.gz"),
+        root: "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0",
+        book: include_str!("../src/games/pods/book/start.txt"),
+    },
+    StartProof {
+        certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/r90-certificate.txt.gz"),
+        root: "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0",
+        book: include_str!("../src/games/pods/book/start-90.txt"),
+    },
+];
 
-const START: &str = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0";
-
-/// The start's proof as the engine carries it (src/games/pods/book.rs).
-const START_BOOK: &str = include_str!("../src/games/pods/book/start.txt");
+struct StartProof {
+    certificate: &'static str,
+    root: &'static str,
+    book: &'static str,
+}
 
 /// Which leaves `verify` proves again: those claiming at most `within`
 /// plies (all, or `near` of them), and `far` of the others; samples are
@@ -222,22 +236,21 @@ fn the_fast_brute_force_agrees_with_the_reference() {
     assert!(compared >= 500, "enough answers compared ({compared})");
 }
 
-#[test]
-fn the_start_proof_checks() {
-    // The campaign's proof that White wins the standard game: its tree whole
-    // (about a million positions made again by the reference rules) and a
-    // sample of its leaves; `verify_a_certificate_file` checks all the near ones.
-    let text = read_certificate(Path::new(START_PROOF));
+/// Checks a proof that White wins from the start: its tree whole (about a
+/// million positions made again by the reference rules) and a sample of its
+/// leaves (`verify_a_certificate_file` checks all the near ones), and that the
+/// book the engine carries (`campaign.py book`) is this proof: White's move at
+/// each of its turns, and the plies the tree lasts from there.
+fn check_start_proof(proof: &StartProof) {
+    let text = read_certificate(Path::new(proof.certificate));
     let certificate = parse(&text).expect("the campaign writes the format");
-    assert_eq!((certificate.root.as_str(), certificate.winner), (START, 0), "White wins from the start");
+    assert_eq!((certificate.root.as_str(), certificate.winner), (proof.root, 0), "White wins from the start");
     let leaves = Leaves { within: 10, near: Some(200), far: 0, seed: 27 };
     let (report, checked) = verify(&text, &leaves).expect("the proof is sound");
     assert!(report.leaves.len() > 100_000 && checked == 200, "{} leaves, {checked} proved again", report.leaves.len());
-    assert_eq!(report.winner_plies[START], certificate.plies, "the tree lasts the plies claimed");
-    // The book the engine carries (`campaign.py book`) is this proof: White's
-    // move at each of its turns, and the plies the tree lasts from there.
+    assert_eq!(report.winner_plies[proof.root], certificate.plies, "the tree lasts the plies claimed");
     let mut book_lines = 0;
-    for line in START_BOOK.lines().filter(|line| !line.starts_with('#')) {
+    for line in proof.book.lines().filter(|line| !line.starts_with('#')) {
         let fields: Vec<&str> = line.split(' ').collect();
         let [position @ .., mv, plies] = &fields[..] else { panic!("not a book line: {line}") };
         let position = position.join(" ");
@@ -246,6 +259,16 @@ fn the_start_proof_checks() {
         book_lines += 1;
     }
     assert_eq!(book_lines, report.winner_turns, "every turn of White's in the book");
+}
+
+#[test]
+fn the_start_proof_checks() {
+    check_start_proof(&START_PROOFS[0]);
+}
+
+#[test]
+fn the_start_proof_at_rotation_90_checks() {
+    check_start_proof(&START_PROOFS[1]);
 }
 
 #[test]

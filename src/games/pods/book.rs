@@ -1,12 +1,13 @@
 //! The proved moves the standard Pods game carries: the winner's move at
 //! every position of a proof, for every reply of the loser.
 //!
-//! - `start.txt`: the proof that White wins the game from its start
-//!   (docs/solving.md, "The start's proof"), written by `scripts/campaign.py
-//!   book` from the campaign's certificate, down to the positions the
-//!   endgame solver proved; tests/certificate.rs checks that it is the
-//!   certificate's, and the certificate is checked by the reference rules
-//!   and an independent brute force.
+//! - `start.txt` and `start-90.txt`: the proofs that White wins the game
+//!   from its start at rotation 0 and 90 (docs/solving.md, "The start's
+//!   proof"), written by `scripts/campaign.py book` from the campaign's
+//!   certificates, down to the positions the endgame solver proved;
+//!   tests/certificate.rs checks that each is its certificate's, and the
+//!   certificates are checked by the reference rules and an independent
+//!   brute force.
 //! - `std200-NN.txt`: for each 4-ply balanced opening of `std200.txt` that
 //!   the campaign's verdicts prove (docs/pods-strength.md, "Letting a won
 //!   game go"), one proof down to positions where the search in play tries
@@ -87,9 +88,10 @@ mod tests {
             .collect()
     });
 
-    /// The openings' books: all but the start's.
+    /// The openings' books: all but the start's (tests/certificate.rs
+    /// checks those against their certificates).
     fn opening_books() -> impl Iterator<Item = &'static BookFile> {
-        BOOKS.iter().filter(|book| book.name != "start.txt")
+        BOOKS.iter().filter(|book| !book.name.starts_with("start"))
     }
 
     /// The standard game's rules, which the books are for.
@@ -206,10 +208,13 @@ mod tests {
         let other_board =
             Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
         assert_eq!(known_win(&other_board, &position), None);
-        // The start is in the start's book; its other rotations in none.
+        // The start at rotations 0 and 90 is in the start's books; at 180 and 270 in none.
         let start = Position::start(&STANDARD, Rotation::R0);
         assert_eq!(known_win(&STANDARD, &start), Some(("B@a1".parse().unwrap(), 27)));
-        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R90)), None);
+        let start_90 = Position::start(&STANDARD, Rotation::R90);
+        assert_eq!(known_win(&STANDARD, &start_90).map(|(mv, _)| mv), Some("B@a2".parse().unwrap()));
+        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R180)), None);
+        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R270)), None);
     }
 
     /// Every line of every book is a legal move at a position written as

@@ -24,8 +24,8 @@ pub const MOVE_BYTES: usize = 4;
 pub const FOLDER: &str = "src/games/pods/book";
 
 /// The books' files in `folder`, in the order the engine prefers them where
-/// two hold a position: the start's proof (`start.txt`), then the openings'
-/// (`std200-NN.txt`) by their number.
+/// two hold a position: the start's proof (`start.txt`), then by name and
+/// number (`start-90.txt`, then the openings' `std200-NN.txt`).
 #[cfg_attr(not(test), allow(dead_code))] // the engine reads records, not files
 pub fn book_files(folder: &Path) -> io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
