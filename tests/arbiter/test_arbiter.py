@@ -218,17 +218,18 @@ class MatchTest(unittest.TestCase):
 
     def test_clock_match_and_openings_file(self):
         run = ArbiterRun(self)
+        # Rotations whose start no proof book holds (0 and 90 are proved): every move is searched.
         rotated = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0"
         openings = os.path.join(run.dir.name, "openings.txt")
         with open(openings, "w", encoding="utf-8") as handle:
-            handle.write(f"# two openings\n{rotated}\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0\n")
+            handle.write(f"# two openings\n{rotated}\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 270 0\n")
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
                          "--games", "4", "--tc", "0.5+0.02", "--timemargin", "300", "--concurrency", "2",
                          "--openings", openings)
         records = run.read_records()
         self.check_records(records, done, 4, "standard")
         by_game = sorted(records, key=lambda record: record["index"])  # written in the order games ended
-        self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "90", "90"])
+        self.assertEqual([record["opening"].split()[3] for record in by_game], ["180", "180", "270", "270"])
 
     def test_statistics_of_few_games_say_what_is_known(self):
         # below 10 game pairs Elo and LOS say only that the games are too few, and no SPRT row is
