@@ -9,9 +9,9 @@
 //! with the reference's own brute force.
 //!
 //! CI checks the committed certificate's whole tree and a seeded sample of
-//! its leaves, the start's proofs (the campaign's, at rotations 0 and 90) whole
-//! trees and a sample of their leaves, a fresh certificate and a fresh campaign's whole, and that
-//! forged ones are refused. To verify any certificate (the tree, every leaf
+//! its leaves, the start's proofs (the campaign's, at rotations 0 and 90)
+//! whole trees and a sample of their leaves, a fresh certificate and a fresh
+//! campaign's whole, and that forged ones are refused. To verify any certificate (the tree, every leaf
 //! within 10 plies of the end and a sample of the others, drawn by
 //! PODIUM_CERTIFICATE_SEED):
 //!

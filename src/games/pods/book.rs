@@ -3,11 +3,11 @@
 //!
 //! - `start.txt` and `start-90.txt`: the proofs that White wins the game
 //!   from its start at rotation 0 and 90 (docs/solving.md, "The start's
-//!   proof"), written by `scripts/campaign.py book` from the campaign's
-//!   certificates, down to the positions the endgame solver proved;
-//!   tests/certificate.rs checks that each is its certificate's, and the
-//!   certificates are checked by the reference rules and an independent
-//!   brute force.
+//!   proof" and "The other rotations"), written by `scripts/campaign.py
+//!   book` from the campaign's certificates, down to the positions the
+//!   endgame solver proved; tests/certificate.rs checks that each is its
+//!   certificate's, and the certificates are checked by the reference
+//!   rules and an independent brute force.
 //! - `std200-NN.txt`: for each 4-ply balanced opening of `std200.txt` that
 //!   the campaign's verdicts prove (docs/pods-strength.md, "Letting a won
 //!   game go"), one proof down to positions where the search in play tries
