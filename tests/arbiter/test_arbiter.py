@@ -218,11 +218,12 @@ class MatchTest(unittest.TestCase):
 
     def test_clock_match_and_openings_file(self):
         run = ArbiterRun(self)
-        # Rotations whose start no proof book holds (0 and 90 are proved): every move is searched.
-        rotated = "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0"
+        # Openings no proof book holds, so that every move is searched: the start at rotation 180,
+        # and one at rotation 270 (whose start is proved) after a first move the proof does not make.
         openings = os.path.join(run.dir.name, "openings.txt")
         with open(openings, "w", encoding="utf-8") as handle:
-            handle.write(f"# two openings\n{rotated}\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 270 0\n")
+            handle.write("# two openings\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0\n"
+                         "6/6/6/6/6/A5 b BCDEFGHIJKLMNabcdefghijklmn 270 1\n")
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
                          "--games", "4", "--tc", "0.5+0.02", "--timemargin", "300", "--concurrency", "2",
                          "--openings", openings)

@@ -1,13 +1,14 @@
 //! The proved moves the standard Pods game carries: the winner's move at
 //! every position of a proof, for every reply of the loser.
 //!
-//! - `start.txt` and `start-90.txt`: the proofs that White wins the game
-//!   from its start at rotation 0 and 90 (docs/solving.md, "The start's
-//!   proof" and "The other rotations"), written by `scripts/campaign.py
-//!   book` from the campaign's certificates, down to the positions the
-//!   endgame solver proved; tests/certificate.rs checks that each is its
-//!   certificate's, and the certificates are checked by the reference
-//!   rules and an independent brute force.
+//! - `start.txt`, `start-90.txt` and `start-270.txt`: the proofs that White
+//!   wins the game from its start at rotations 0, 90 and 270
+//!   (docs/solving.md, "The start's proof" and "The other rotations"),
+//!   written by `scripts/campaign.py book` from the campaign's
+//!   certificates, down to the positions the endgame solver proved;
+//!   tests/certificate.rs checks that each is its certificate's, and the
+//!   certificates are checked by the reference rules and an independent
+//!   brute force.
 //! - `std200-NN.txt`: for each 4-ply balanced opening of `std200.txt` that
 //!   the campaign's verdicts prove (docs/pods-strength.md, "Letting a won
 //!   game go"), one proof down to positions where the search in play tries
@@ -208,13 +209,14 @@ mod tests {
         let other_board =
             Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
         assert_eq!(known_win(&other_board, &position), None);
-        // The start at rotations 0 and 90 is in the start's books; at 180 and 270 in none.
+        // The start at rotations 0, 90 and 270 is in the start's books; at 180 in none.
         let start = Position::start(&STANDARD, Rotation::R0);
         assert_eq!(known_win(&STANDARD, &start), Some(("B@a1".parse().unwrap(), 27)));
         let start_90 = Position::start(&STANDARD, Rotation::R90);
         assert_eq!(known_win(&STANDARD, &start_90).map(|(mv, _)| mv), Some("B@a2".parse().unwrap()));
         assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R180)), None);
-        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R270)), None);
+        let start_270 = Position::start(&STANDARD, Rotation::R270);
+        assert_eq!(known_win(&STANDARD, &start_270).map(|(mv, _)| mv), Some("B@a2".parse().unwrap()));
     }
 
     /// Every line of every book is a legal move at a position written as
