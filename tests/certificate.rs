@@ -9,11 +9,11 @@
 //! with the reference's own brute force.
 //!
 //! CI checks the committed certificate's whole tree and a seeded sample of
-//! its leaves, the start's proofs (the campaign's, at rotations 0, 90 and 270)
-//! whole trees and a sample of their leaves, a fresh certificate and a fresh
-//! campaign's whole, and that forged ones are refused. To verify any certificate (the tree, every leaf
-//! within 10 plies of the end and a sample of the others, drawn by
-//! PODIUM_CERTIFICATE_SEED):
+//! its leaves, the start's proofs (the campaign's, at rotations 0, 90 and
+//! 270) whole trees and a sample of their leaves, a fresh certificate and a
+//! fresh campaign's whole, and that forged ones are refused. To verify any
+//! certificate (the tree, every leaf within 10 plies of the end and a sample
+//! of the others, drawn by PODIUM_CERTIFICATE_SEED):
 //!
 //! ```sh
 //! PODIUM_CERTIFICATE=FILE [PODIUM_CERTIFICATE_SAMPLE=N] [PODIUM_CERTIFICATE_WITHIN=PLIES] cargo test --release --test certificate verify_a_certificate_file -- --ignored --nocapture

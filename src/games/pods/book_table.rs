@@ -25,7 +25,8 @@ pub const FOLDER: &str = "src/games/pods/book";
 
 /// The books' files in `folder`, in the order the engine prefers them where
 /// two hold a position: the start's proof (`start.txt`), then by name and
-/// number (`start-90.txt`, then the openings' `std200-NN.txt`).
+/// number (the other rotations' `start-90.txt` and `start-270.txt`, then the
+/// openings' `std200-NN.txt`).
 #[cfg_attr(not(test), allow(dead_code))] // the engine reads records, not files
 pub fn book_files(folder: &Path) -> io::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
