@@ -9,8 +9,8 @@
 //! with the reference's own brute force.
 //!
 //! CI checks the committed certificate's whole tree and a seeded sample of
-//! its leaves, the start's proofs (the campaign's, at rotations 0, 90 and
-//! 270) whole trees and a sample of their leaves, a fresh certificate and a
+//! its leaves, the start's proofs (the campaign's, at rotations 0, 90, 180
+//! and 270) whole trees and a sample of their leaves, a fresh certificate and a
 //! fresh campaign's whole, and that forged ones are refused. To verify any
 //! certificate (the tree, every leaf within 10 plies of the end and a sample
 //! of the others, drawn by PODIUM_CERTIFICATE_SEED):
@@ -44,10 +44,10 @@ use rand_xoshiro::rand_core::{Rng, SeedableRng};
 const COMMITTED: &str = include_str!("data/certificate-standard-12.txt");
 
 /// The proofs that White wins the standard game from the start, at rotations
-/// 0, 90 and 270: the campaign's (`campaign.py certificate`, docs/solving.md),
-/// gzip-compressed, each with its root and the book the engine carries of it
-/// (src/games/pods/book.rs).
-const START_PROOFS: [StartProof; 3] = [
+/// 0, 90, 180 and 270: the campaign's (`campaign.py certificate`,
+/// docs/solving.md), gzip-compressed, each with its root and the book the
+/// engine carries of it (src/games/pods/book.rs).
+const START_PROOFS: [StartProof; 4] = [
     StartProof {
         certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/certificate.txt.gz"),
         root: "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 0 0",
@@ -57,6 +57,11 @@ const START_PROOFS: [StartProof; 3] = [
         certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/r90-certificate.txt.gz"),
         root: "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 90 0",
         book: include_str!("../src/games/pods/book/start-90.txt"),
+    },
+    StartProof {
+        certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/r180-certificate.txt.gz"),
+        root: "6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0",
+        book: include_str!("../src/games/pods/book/start-180.txt"),
     },
     StartProof {
         certificate: concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/data/campaign/r270-certificate.txt.gz"),
@@ -277,8 +282,13 @@ fn the_start_proof_at_rotation_90_checks() {
 }
 
 #[test]
-fn the_start_proof_at_rotation_270_checks() {
+fn the_start_proof_at_rotation_180_checks() {
     check_start_proof(&START_PROOFS[2]);
+}
+
+#[test]
+fn the_start_proof_at_rotation_270_checks() {
+    check_start_proof(&START_PROOFS[3]);
 }
 
 #[test]

@@ -218,11 +218,11 @@ class MatchTest(unittest.TestCase):
 
     def test_clock_match_and_openings_file(self):
         run = ArbiterRun(self)
-        # Openings no proof book holds, so that every move is searched: the start at rotation 180,
-        # and one at rotation 270 (whose start is proved) after a first move the proof does not make.
+        # Openings no proof book holds, so that every move is searched: at rotations 180 and 270 (whose
+        # starts are proved) after a first move that no position of their proofs holds, A@a1.
         openings = os.path.join(run.dir.name, "openings.txt")
         with open(openings, "w", encoding="utf-8") as handle:
-            handle.write("# two openings\n6/6/6/6/6/6 w ABCDEFGHIJKLMNabcdefghijklmn 180 0\n"
+            handle.write("# two openings\n6/6/6/6/6/A5 b BCDEFGHIJKLMNabcdefghijklmn 180 1\n"
                          "6/6/6/6/6/A5 b BCDEFGHIJKLMNabcdefghijklmn 270 1\n")
         done = run.match("--engine", "name=one", f"cmd={PODIUM}", "--engine", "name=two", f"cmd={PODIUM}",
                          "--games", "4", "--tc", "0.5+0.02", "--timemargin", "300", "--concurrency", "2",

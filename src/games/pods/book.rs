@@ -1,8 +1,8 @@
 //! The proved moves the standard Pods game carries: the winner's move at
 //! every position of a proof, for every reply of the loser.
 //!
-//! - `start.txt`, `start-90.txt` and `start-270.txt`: the proofs that White
-//!   wins the game from its start at rotations 0, 90 and 270
+//! - `start.txt`, `start-90.txt`, `start-180.txt` and `start-270.txt`: the
+//!   proofs that White wins the game from its start at each rotation
 //!   (docs/solving.md, "The start's proof" and "The other rotations"),
 //!   written by `scripts/campaign.py book` from the campaign's
 //!   certificates, down to the positions the endgame solver proved;
@@ -209,14 +209,13 @@ mod tests {
         let other_board =
             Rules::new(Variant::Standard, Board::from_one_line(OTHER_BOARD).unwrap(), PodSet::default(), false);
         assert_eq!(known_win(&other_board, &position), None);
-        // The start at rotations 0, 90 and 270 is in the start's books; at 180 in none.
+        // The start at each rotation is in the start's books, with the move its proof makes.
         let start = Position::start(&STANDARD, Rotation::R0);
         assert_eq!(known_win(&STANDARD, &start), Some(("B@a1".parse().unwrap(), 27)));
-        let start_90 = Position::start(&STANDARD, Rotation::R90);
-        assert_eq!(known_win(&STANDARD, &start_90).map(|(mv, _)| mv), Some("B@a2".parse().unwrap()));
-        assert_eq!(known_win(&STANDARD, &Position::start(&STANDARD, Rotation::R180)), None);
-        let start_270 = Position::start(&STANDARD, Rotation::R270);
-        assert_eq!(known_win(&STANDARD, &start_270).map(|(mv, _)| mv), Some("B@a2".parse().unwrap()));
+        for (rotation, first) in [(Rotation::R90, "B@a2"), (Rotation::R180, "B@f1"), (Rotation::R270, "B@a2")] {
+            let start = Position::start(&STANDARD, rotation);
+            assert_eq!(known_win(&STANDARD, &start).map(|(mv, _)| mv), Some(first.parse().unwrap()), "{rotation}");
+        }
     }
 
     /// Every line of every book is a legal move at a position written as
