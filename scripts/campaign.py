@@ -361,16 +361,21 @@ def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | 
             continue
         mover = mover_of(root)
         children = moves(root)
-        refuted = sum(winner(child) == other(mover) for child in children)
-        line = f"{number}: {len(children)} moves of {mover}, {refuted} refuted"
+        refuted = 0
+        line = f"{number}: {len(children)} moves of {mover}"
         best: tuple[int, int, list[str]] | None = None
         for child in children:
-            if winner(child):
+            if winner(child) == mover:
                 continue
             replies = moves(child)
+            # A reply proved for the other side refutes the move before a settle records it.
+            if winner(child) == other(mover) or any(winner(reply) == other(mover) for reply in replies):
+                refuted += 1
+                continue
             proved = sum(winner(reply) == mover for reply in replies)
             if best is None or proved > best[0]:
                 best = (proved, len(replies), [reply for reply in replies if winner(reply) != mover])
+        line += f", {refuted} refuted"
         if best:
             line += f"; the open move with most replies proved for {mover}: {best[0]} of {best[1]}"
             if len(best[2]) <= 3:

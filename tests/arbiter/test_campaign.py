@@ -229,11 +229,14 @@ class Campaign(unittest.TestCase):
 
     def test_open_roots_count_the_refuted_moves_and_name_the_replies_left(self):
         # Root 1 is proved and left out; root 2: White's m1 refuted, m2 with one of two replies
-        # proved for White, the other named; m3 with none.
-        tree = {"r2 w": ["m1 b", "m2 b", "m3 b"], "m2 b": ["x w", "y w"], "m3 b": ["z w"]}
-        verdicts = {"r1 w": "white", "m1 b": "black", "x w": "white"}
+        # proved for White, the other named; m3 with none; m4 refuted by a reply proved for Black
+        # though no settle has recorded it, and not named however many of its replies White wins.
+        tree = {"r2 w": ["m1 b", "m2 b", "m3 b", "m4 b"], "m2 b": ["x w", "y w"], "m3 b": ["z w"],
+                "m4 b": ["u w", "v w", "t w"]}
+        verdicts = {"r1 w": "white", "m1 b": "black", "x w": "white", "u w": "white", "v w": "white",
+                    "t w": "black"}
         lines = list(campaign.open_roots(lambda position: tree.get(position, []), verdicts.get, ["r1 w", "r2 w"]))
-        self.assertEqual(lines, ["2: 3 moves of white, 1 refuted; the open move with most replies proved for "
+        self.assertEqual(lines, ["2: 4 moves of white, 2 refuted; the open move with most replies proved for "
                                  "white: 1 of 2, open: y w"])
 
     def test_the_frontier_is_the_played_reply_to_each_move_not_refuted_never_asked(self):
