@@ -351,11 +351,12 @@ class Campaign:
 
 def open_roots(moves: Callable[[str], list[str]], winner: Callable[[str], str | None],
                roots: list[str]) -> Iterator[str]:
-    """A line for each open root: how many of its mover's moves the other side is proved to win
-    (refuted), and of the moves still open the one with most replies proved for the mover, with
-    those replies left open where at most three are. A root refuted but for a few moves, their
-    replies not proved for the mover, is likely the other side's (`run --winner`); one move whose
-    replies are proved but for a few names the sub-proofs that may settle it."""
+    """A line for each open root: how many of its mover's moves the other side is proved to win,
+    the move or one of its replies (refuted), and of the moves still open the one with most
+    replies proved for the mover, with those replies left open where at most three are. A root
+    refuted but for a few moves, their replies not proved for the mover, is likely the other
+    side's (`run --winner`); one move whose replies are proved but for a few names the
+    sub-proofs that may settle it."""
     for number, root in enumerate(roots, 1):
         if winner(root):
             continue
